@@ -1,0 +1,240 @@
+"""The referee's JSON API: check a layout, score a hand, read the rulesets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .engine import DEFAULT_RULESET, RULESETS, Action
+from .fields import CardsField
+from .representations import penalty_data, rules_data, verdict_data
+from .services import referee_check, referee_rules, referee_score
+
+ERROR = inline_serializer(
+    "Error",
+    {
+        "detail": serializers.CharField(),
+        "errors": serializers.DictField(child=serializers.ListField(child=serializers.CharField())),
+    },
+)
+
+
+class RulesInput(serializers.Serializer):  # type: ignore[type-arg]
+    ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
+    variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
+    round = serializers.IntegerField(min_value=1, max_value=1000)
+    players = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True, default=None)
+
+
+class WildSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    card = serializers.CharField()
+    stands_for = serializers.CharField(help_text="The rank ('7') in a book, or the card ('7S') in a run.")
+    name = serializers.CharField()
+    choices = serializers.ListField(child=serializers.CharField(), help_text="Every identity that fits this wild.")
+
+
+class MeldSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(choices=["book", "run"])
+    description = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    wilds = WildSerializer(many=True)
+    ambiguous = serializers.BooleanField()
+
+
+class CheckView(APIView):
+    """Check a proposed opening, layoff, wild swap or go-out against a round's contract."""
+
+    class InputSerializer(RulesInput):
+        class Meta:
+            ref_name = "CheckInput"
+
+        action = serializers.ChoiceField(choices=Action.ALL)
+        melds = serializers.ListField(child=CardsField(), required=False, max_length=20)
+        hand = CardsField(required=False, help_text="A whole hand: the solver looks for an opening or a go-out.")
+        target = CardsField(required=False, help_text="The exposed meld, with its declared wilds.")
+        cards = CardsField(required=False)
+        opened_this_turn = serializers.BooleanField(default=False)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            action = attrs["action"]
+            if action in (Action.OPEN, Action.GO_OUT):
+                if ("melds" in attrs) == ("hand" in attrs):
+                    raise serializers.ValidationError({"melds": f"{action} takes either melds or a hand, not both."})
+            else:
+                missing = {f: f"{action} needs {f}." for f in ("target", "cards") if f not in attrs}
+                if missing:
+                    raise serializers.ValidationError(missing)
+            return attrs
+
+    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        class Meta:
+            ref_name = "Verdict"
+
+        action = serializers.CharField()
+        legal = serializers.BooleanField()
+        reasons = serializers.ListField(child=serializers.CharField())
+        melds = MeldSerializer(many=True)
+        notes = serializers.ListField(child=serializers.CharField())
+        freed = serializers.CharField(allow_null=True)
+        unused = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        verdict = referee_check(
+            ruleset=data["ruleset"],
+            variants=data["variants"],
+            round_number=data["round"],
+            action=data["action"],
+            melds=data.get("melds"),
+            hand=data.get("hand"),
+            target=data.get("target"),
+            cards=data.get("cards"),
+            players=data["players"],
+            opened_this_turn=data["opened_this_turn"],
+        )
+        return Response(self.OutputSerializer(verdict_data(verdict)).data)
+
+
+class ScoreView(APIView):
+    """Penalty points for the cards left in a hand, card by card."""
+
+    class InputSerializer(RulesInput):
+        class Meta:
+            ref_name = "ScoreInput"
+
+        cards = CardsField()
+
+    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        class Meta:
+            ref_name = "Score"
+
+        points = serializers.IntegerField()
+        cards = inline_serializer(
+            "CardPoints",
+            {
+                "card": serializers.CharField(),
+                "name": serializers.CharField(),
+                "points": serializers.IntegerField(),
+                "wild": serializers.BooleanField(),
+            },
+            many=True,
+        )
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        penalty = referee_score(
+            ruleset=data["ruleset"],
+            variants=data["variants"],
+            round_number=data["round"],
+            cards=data["cards"],
+            players=data["players"],
+        )
+        return Response(self.OutputSerializer(penalty_data(penalty)).data)
+
+
+VARIANTS_PARAM = OpenApiParameter(
+    "variants", str, description="Comma-separated variant slugs to apply, e.g. 'kings-wild,buy-discard'."
+)
+
+
+def _variants(request: Request) -> list[str]:
+    raw = request.query_params.get("variants", "")
+    return [v.strip() for v in raw.split(",") if v.strip()]
+
+
+def _object(component: str, **fields: serializers.Field) -> serializers.Serializer:  # type: ignore[type-arg]
+    return inline_serializer(component, fields)
+
+
+class RulesetSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Documents the shape of ``rules_data``."""
+
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    document = serializers.CharField(help_text="The rules document in shared/rules this ruleset follows.")
+    variants_applied = serializers.ListField(child=serializers.CharField())
+    players = _object("PlayerRange", min=serializers.IntegerField(), max=serializers.IntegerField())
+    decks = inline_serializer(
+        "DeckForPlayers",
+        {
+            "players": serializers.IntegerField(),
+            "packs": serializers.IntegerField(),
+            "jokers": serializers.IntegerField(),
+            "cards": serializers.IntegerField(),
+        },
+        many=True,
+    )
+    words = _object("Words", round=serializers.CharField(), book=serializers.CharField(), run=serializers.CharField())
+    rounds = inline_serializer(
+        "RoundTable",
+        {
+            "number": serializers.IntegerField(),
+            "dealt": serializers.IntegerField(),
+            "wild_rank": serializers.CharField(allow_null=True),
+            "wilds": serializers.CharField(),
+            "contract": serializers.CharField(),
+            "components": inline_serializer(
+                "ContractComponent",
+                {"kind": serializers.ChoiceField(choices=["book", "run"]), "length": serializers.IntegerField()},
+                many=True,
+            ),
+            "final": serializers.BooleanField(),
+        },
+        many=True,
+    )
+    penalties = _object(
+        "PenaltyTable",
+        joker=serializers.IntegerField(),
+        wild=serializers.IntegerField(allow_null=True),
+        ace=serializers.IntegerField(),
+        ten_to_king=serializers.IntegerField(),
+        two_to_nine=serializers.IntegerField(allow_null=True, help_text="null: face value"),
+    )
+    exact_opening = serializers.BooleanField()
+    runs_may_join = serializers.BooleanField()
+    layoff_on_opening_turn = serializers.BooleanField()
+    swap = serializers.ChoiceField(choices=["none", "any_wild", "joker_in_run"])
+    buys = _object(
+        "BuyRule",
+        allowed=serializers.BooleanField(),
+        limit=serializers.IntegerField(allow_null=True),
+        name=serializers.CharField(),
+    )
+    tie_break = serializers.ChoiceField(choices=["round_wins", "shared"])
+    cut_bonus = serializers.IntegerField()
+    variants = inline_serializer(
+        "VariantInfo",
+        {"slug": serializers.CharField(), "name": serializers.CharField(), "effect": serializers.CharField()},
+        many=True,
+    )
+
+
+class RulesetListView(APIView):
+    """Every ruleset's tables: rounds, contracts, wilds, penalties, players, variants."""
+
+    @extend_schema(operation_id="rulesets_list", responses={200: RulesetSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response([rules_data(rules) for rules in RULESETS.values()])
+
+
+class RulesetDetailView(APIView):
+    """One ruleset's tables, with variants applied when asked."""
+
+    @extend_schema(parameters=[VARIANTS_PARAM], responses={200: RulesetSerializer, 400: ERROR, 404: ERROR})
+    def get(self, request: Request, slug: str) -> Response:
+        if slug not in RULESETS:
+            raise NotFound(f"unsupported ruleset: {slug!r} (known: {', '.join(RULESETS)})")
+        rules = referee_rules(ruleset=slug, variants=_variants(request))
+        return Response(rules_data(rules))

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RefereeConfig(AppConfig):
+    name = "referee"
+    verbose_name = "Referee"

@@ -1,0 +1,242 @@
+"""Cards in the notation of RULES.md, and what a wild is declared to stand for.
+
+Parsing checks only the notation: ``Card.parse("10H")``, ``Card.parse("t♥")`` and
+``Card.parse("JK")`` are cards whatever the round; the rules decide legality later.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import CardSyntaxError
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+RANKS: tuple[int, ...] = tuple(range(1, 14))
+
+RANK_TEXT: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 11)}
+RANK_NAMES: dict[int, str] = {
+    1: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+}
+RANK_PLURALS: dict[int, str] = {r: ("sixes" if r == 6 else n + "s") for r, n in RANK_NAMES.items()}
+_RANK_BY_TEXT: dict[str, int] = {v: k for k, v in RANK_TEXT.items()} | {"T": 10}
+
+
+class Suit(enum.Enum):
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+    @property
+    def noun(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        key = _SUIT_BY_TEXT.get(text.upper())
+        if key is None:
+            raise ValueError(f"unknown suit {text!r}")
+        return key
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_BY_TEXT: dict[str, Suit] = {s.value: s for s in Suit} | {v: k for k, v in _SYMBOLS.items()}
+# Variation selectors and the outline suit symbols some keyboards produce.
+_SUIT_BY_TEXT |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
+
+_CARD_RE = re.compile(r"^(?P<rank>10|[2-9AJQKT])(?P<suit>[CDHS♣♦♥♠♧♢♡♤])$", re.IGNORECASE)
+_IDENTITY_RE = re.compile(r"^(?P<rank>10|[2-9AJQKT])(?P<suit>[CDHS♣♦♥♠♧♢♡♤])?$", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def rank_text(rank: int) -> str:
+    return RANK_TEXT[rank]
+
+
+def parse_rank(text: str) -> int:
+    """``"7"``, ``"10"``, ``"T"`` or ``"q"`` to a rank number; ValueError otherwise."""
+    rank = _RANK_BY_TEXT.get(text.strip().upper())
+    if rank is None:
+        raise ValueError(f"unknown rank {text!r}")
+    return rank
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card: a rank and a suit, or the joker (both ``None``)."""
+
+    rank: int | None
+    suit: Suit | None
+
+    @classmethod
+    def joker(cls) -> Card:
+        return JOKER
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        token = text.strip().replace("\ufe0f", "")
+        if token.upper() in ("JK", "JOKER", "🃏"):
+            return JOKER
+        match = _CARD_RE.match(token)
+        if match is None:
+            raise ValueError(_why_not_a_card(token))
+        return cls(_RANK_BY_TEXT[match["rank"].upper()], Suit.parse(match["suit"]))
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is None
+
+    def sort_key(self) -> tuple[int, int]:
+        if self.rank is None or self.suit is None:
+            return (99, 99)
+        return (SUITS.index(self.suit), self.rank)
+
+    @property
+    def name(self) -> str:
+        """Spoken name: ``Seven of clubs``, ``Joker``."""
+        if self.rank is None or self.suit is None:
+            return "Joker"
+        return f"{RANK_NAMES[self.rank].capitalize()} of {self.suit.noun}"
+
+    @property
+    def symbol(self) -> str:
+        """Short printed form: ``7♣``, ``🃏``."""
+        if self.rank is None or self.suit is None:
+            return "🃏"
+        return f"{RANK_TEXT[self.rank]}{self.suit.symbol}"
+
+    def __str__(self) -> str:
+        if self.rank is None or self.suit is None:
+            return "JK"
+        return f"{RANK_TEXT[self.rank]}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+JOKER = Card(None, None)
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What a wild stands for: a rank (in a book) or one exact card (in a run)."""
+
+    rank: int
+    suit: Suit | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Identity:
+        token = text.strip().replace("\ufe0f", "")
+        match = _IDENTITY_RE.match(token)
+        if match is None:
+            raise ValueError("a wild stands for a rank (Q) or a card (QS), not a joker")
+        suit = match["suit"]
+        return cls(_RANK_BY_TEXT[match["rank"].upper()], Suit.parse(suit) if suit else None)
+
+    @classmethod
+    def of(cls, card: Card) -> Identity:
+        if card.rank is None:
+            raise ValueError("a joker has no identity of its own")
+        return cls(card.rank, card.suit)
+
+    @property
+    def name(self) -> str:
+        """``seven of spades`` or ``a seven``."""
+        if self.suit is None:
+            article = "an" if self.rank in (ACE, 8) else "a"
+            return f"{article} {RANK_NAMES[self.rank]}"
+        return f"{RANK_NAMES[self.rank]} of {self.suit.noun}"
+
+    def __str__(self) -> str:
+        return RANK_TEXT[self.rank] + (self.suit.value if self.suit else "")
+
+    def __repr__(self) -> str:
+        return f"Identity.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card as laid in a meld, optionally with its declared identity (``4H=7S``)."""
+
+    card: Card
+    declared: Identity | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Played:
+        card_text, sep, identity_text = text.partition("=")
+        card = Card.parse(card_text)
+        if not sep:
+            return cls(card)
+        return cls(card, Identity.parse(identity_text))
+
+    def __str__(self) -> str:
+        return str(self.card) + (f"={self.declared}" if self.declared else "")
+
+    def __repr__(self) -> str:
+        return f"Played.parse({str(self)!r})"
+
+
+def _why_not_a_card(token: str) -> str:
+    if not token:
+        return "empty"
+    upper = token.upper()
+    if upper[-1:] in _SUIT_BY_TEXT and len(token) > 1:
+        return f"unknown rank {token[:-1]!r}; use A, 2-10 (or T), J, Q, K"
+    if upper[:-1] in _RANK_BY_TEXT:
+        return f"unknown suit {token[-1]!r}; use C, D, H, S or ♣ ♦ ♥ ♠"
+    return "expected a rank and a suit such as 7C or 10♥, or JK for a joker"
+
+
+def _tokens(cards: str | Sequence[str]) -> list[str]:
+    if isinstance(cards, str):
+        return [t for t in _SEPARATORS.split(cards.strip()) if t]
+    return [str(t) for t in cards]
+
+
+def parse_played(cards: str | Sequence[str]) -> list[Played]:
+    """Parse a meld: ``"7C 7D 4H=7S"`` or ``["7C", "7D", "4H=7S"]``."""
+    played: list[Played] = []
+    for position, token in enumerate(_tokens(cards), start=1):
+        try:
+            played.append(Played.parse(token))
+        except ValueError as exc:
+            raise CardSyntaxError(token, position, str(exc)) from None
+    return played
+
+
+def parse_cards(cards: str | Sequence[str]) -> list[Card]:
+    """Parse cards without declarations: a hand, or cards left in hand."""
+    parsed: list[Card] = []
+    for position, token in enumerate(_tokens(cards), start=1):
+        if "=" in token:
+            raise CardSyntaxError(token, position, "a declaration (=) belongs to a meld, not a hand")
+        try:
+            parsed.append(Card.parse(token))
+        except ValueError as exc:
+            raise CardSyntaxError(token, position, str(exc)) from None
+    return parsed
+
+
+def format_cards(cards: Iterable[Card | Played]) -> str:
+    return " ".join(str(c) for c in cards)

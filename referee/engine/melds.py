@@ -1,0 +1,285 @@
+"""Reading a list of cards as a book or a run: every way it fits, or every reason it cannot.
+
+A reading fixes what each card counts as. Non-wild cards count as themselves; a card
+of the round's wild rank counts as itself where it can (unless declared otherwise);
+jokers and the other wilds take the missing places in the order they were given,
+unless declared (``JK=8S``). Two readings differ when a wild stands for a different
+card: ``5S 6S 7S JK`` reads as 4S-7S or 5S-8S, and the verdict lists both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import ACE, RANK_NAMES, RANK_PLURALS, RANKS, SUITS, Card, Identity, Played, Suit, format_cards
+from .rulesets import Kind
+
+HIGH_ACE = 14
+MAX_RUN = 13
+
+
+@dataclass(frozen=True, slots=True)
+class Wilds:
+    """Which cards are wild in a round: jokers, and the round's wild rank if any."""
+
+    rank: int | None
+
+    def __call__(self, card: Card) -> bool:
+        return card.is_joker or card.rank == self.rank
+
+    @property
+    def words(self) -> str:
+        if self.rank is None:
+            return "only jokers are wild"
+        return f"jokers and {RANK_PLURALS[self.rank]} are wild"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A card in a read meld: what it counts as, and whether it stands in as a wild."""
+
+    card: Card
+    identity: Identity
+    wild: bool
+    index: int = 0  # where the card stood in the cards as given
+
+    def as_played(self, wilds: Wilds) -> Played:
+        """The card with its identity pinned where it could read otherwise (any wild)."""
+        return Played(self.card, self.identity if wilds(self.card) else None)
+
+    def __str__(self) -> str:
+        return f"{self.card}={self.identity}" if self.wild else str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    kind: Kind
+    cards: tuple[Placed, ...]  # books in the order given, runs from low to high
+    suit: Suit | None = None  # runs
+    low: int = 0  # runs: position of the lowest card (1 = ace low); books: the rank
+    high: int = 0  # runs: position of the highest card (14 = ace high)
+
+    @property
+    def rank(self) -> int:
+        return self.low
+
+    @property
+    def wilds(self) -> tuple[Placed, ...]:
+        return tuple(p for p in self.cards if p.wild)
+
+    def describe(self) -> str:
+        """``a book of sevens``, ``a run 9S-QS``."""
+        if self.kind is Kind.BOOK:
+            return f"a book of {RANK_PLURALS[self.low]}"
+        return f"a run {identity_at(self.low, self.suit)}-{identity_at(self.high, self.suit)}"
+
+    def __str__(self) -> str:
+        return " ".join(str(p) for p in self.cards)
+
+
+def identity_at(position: int, suit: Suit | None) -> Identity:
+    return Identity(ACE if position == HIGH_ACE else position, suit)
+
+
+def _is_self(played: Played) -> bool:
+    d = played.declared
+    return d is not None and d.rank == played.card.rank and d.suit in (None, played.card.suit)
+
+
+def declaration_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
+    """A non-wild card can only stand for itself."""
+    return [
+        f"{p.card} is not wild ({wilds.words}), so it cannot stand for {p.declared}"
+        for p in cards
+        if p.declared is not None and not wilds(p.card) and not _is_self(p)
+    ]
+
+
+def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
+    reasons = declaration_reasons(cards, wilds)
+    if len(cards) < 3:
+        reasons.append(f"a book needs at least 3 cards; {_quote(cards)} has {len(cards)}")
+    natural = [p.card for p in cards if not wilds(p.card) or _is_self(p)]
+    ranks = sorted({c.rank for c in natural if c.rank is not None})
+    if len(ranks) > 1:
+        groups = ", ".join(
+            f"{_count_word(sum(c.rank == r for c in natural), r)} ({format_cards(c for c in natural if c.rank == r)})"
+            for r in ranks
+        )
+        reasons.append(f"{_quote(cards)} mixes ranks: {groups}; a book is cards of one rank")
+    if reasons:
+        return [], reasons
+
+    if ranks:
+        candidates = ranks
+    else:
+        declared = sorted({p.declared.rank for p in cards if p.declared is not None})
+        if len(declared) > 1:
+            named = " and ".join(f"{p}" for p in cards if p.declared is not None)
+            return [], [f"{named} stand for different ranks; a book is cards of one rank"]
+        candidates = declared or list(RANKS)
+
+    readings: list[Reading] = []
+    for rank in candidates:
+        placed: list[Placed] = []
+        for i, p in enumerate(cards):
+            if not wilds(p.card) or (p.declared is None and p.card.rank == rank) or _is_self(p):
+                placed.append(Placed(p.card, Identity.of(p.card), wild=False, index=i))
+            elif p.declared is None:
+                placed.append(Placed(p.card, Identity(rank), wild=True, index=i))
+            elif p.declared.rank == rank:
+                placed.append(Placed(p.card, p.declared, wild=True, index=i))
+            else:
+                reasons.append(f"{p} cannot stand for {p.declared.name} in a book of {RANK_PLURALS[rank]}")
+        if len(placed) == len(cards):
+            readings.append(Reading(Kind.BOOK, tuple(placed), low=rank, high=rank))
+    return readings, ([] if readings else reasons)
+
+
+def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
+    reasons = declaration_reasons(cards, wilds) + _run_shape_reasons(cards, wilds)
+    if reasons:
+        return [], reasons
+    readings = _run_readings(cards, wilds)
+    if readings:
+        return readings, []
+    loose = _run_readings([Played(p.card) for p in cards], wilds)
+    declared = [str(p) for p in cards if p.declared is not None]
+    if loose:
+        options = "; ".join(r.describe() + f" ({r})" for r in loose[:3])
+        what = (
+            "the declaration " + declared[0] + " does"
+            if len(declared) == 1
+            else "the declarations " + " ".join(declared) + " do"
+        )
+        return [], [f"{what} not fit any run these cards make: {options}"]
+    return [], [f"{_quote(cards)} cannot be laid as one run"]
+
+
+def _run_shape_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
+    reasons: list[str] = []
+    n = len(cards)
+    if n < 4:
+        reasons.append(f"a run needs at least 4 cards; {_quote(cards)} has {n}")
+    if n > MAX_RUN:
+        reasons.append(f"a run holds at most 13 cards (ace to king); {_quote(cards)} has {n}")
+    natural = [p.card for p in cards if not wilds(p.card) or _is_self(p)]
+    suits = [s for s in SUITS if any(c.suit is s for c in natural)]
+    if len(suits) > 1:
+        groups = ", ".join(f"{s.noun} ({format_cards(c for c in natural if c.suit is s)})" for s in suits)
+        reasons.append(f"{_quote(cards)} mixes suits: {groups}; a run is cards of one suit")
+        return reasons
+    twice = [c for c, k in Counter(natural).items() if k > 1]
+    if twice:
+        reasons.append(
+            f"{format_cards(twice)} {'appears' if len(twice) == 1 else 'appear'} twice; a run holds each card once"
+        )
+        return reasons
+    others = sorted(c.rank for c in natural if c.rank is not None and c.rank != ACE)
+    has_ace = any(c.rank == ACE for c in natural)
+    if not others or n > MAX_RUN:
+        return reasons
+    if not has_ace:
+        span = others[-1] - others[0] + 1
+        if span > n:
+            reasons.append(_span_reason(cards, natural, span, n))
+        return reasons
+    low_span, high_span = others[-1], HIGH_ACE - others[0] + 1
+    if min(low_span, high_span) <= n:
+        return reasons
+    if others[0] <= n and others[-1] >= HIGH_ACE + 1 - n:
+        reasons.append(
+            f"{_quote(cards)} would wrap round the ace (K-A-2): an ace is low (A-2-3-4) or high (J-Q-K-A), never both"
+        )
+    else:
+        reasons.append(_span_reason(cards, natural, min(low_span, high_span), n))
+    return reasons
+
+
+def _span_reason(cards: Sequence[Played], natural: list[Card], span: int, n: int) -> str:
+    ordered = sorted(natural, key=lambda c: c.sort_key())
+    missing = span - len(natural)
+    return (
+        f"{_quote(cards)} spans {span} ranks ({ordered[0]} to {ordered[-1]}), too far apart for a run "
+        f"of {n} cards: {missing} gaps to fill but only {n - len(natural)} wild{'s' if n - len(natural) != 1 else ''}"
+    )
+
+
+def _run_readings(cards: Sequence[Played], wilds: Wilds) -> list[Reading]:
+    n = len(cards)
+    if not 4 <= n <= MAX_RUN:
+        return []
+    natural_suits = {p.card.suit for p in cards if not wilds(p.card) or _is_self(p)}
+    declared_suits = {p.declared.suit for p in cards if p.declared is not None and p.declared.suit}
+    fixed = natural_suits | declared_suits
+    suits = [s for s in SUITS if s in fixed] if fixed else list(SUITS)
+    readings: list[Reading] = []
+    for suit in suits:
+        for start in range(1, HIGH_ACE - n + 2):
+            reading = _fit_window(cards, wilds, suit, start, start + n - 1)
+            if reading is not None:
+                readings.append(reading)
+    return readings
+
+
+def _position(rank: int, start: int, end: int) -> int | None:
+    if rank == ACE:
+        return 1 if start == 1 else HIGH_ACE if end == HIGH_ACE else None
+    return rank if start <= rank <= end else None
+
+
+def _fit_window(cards: Sequence[Played], wilds: Wilds, suit: Suit, start: int, end: int) -> Reading | None:
+    slots: dict[int, Placed] = {}
+    loose_wild_rank: list[int] = []
+    loose: list[int] = []
+    for i, p in enumerate(cards):
+        card = p.card
+        if not wilds(card) or _is_self(p):
+            assert card.rank is not None
+            pos = _position(card.rank, start, end)
+            if card.suit is not suit or pos is None or pos in slots:
+                return None
+            slots[pos] = Placed(card, Identity.of(card), wild=False, index=i)
+        elif p.declared is not None:
+            pos = _position(p.declared.rank, start, end)
+            if p.declared.suit not in (None, suit) or pos is None or pos in slots:
+                return None
+            slots[pos] = Placed(card, Identity(p.declared.rank, suit), wild=True, index=i)
+        elif card.suit is suit:
+            loose_wild_rank.append(i)
+        else:
+            loose.append(i)
+    # A card of the wild rank counts as itself where its own place is free.
+    for i in loose_wild_rank:
+        card = cards[i].card
+        assert card.rank is not None
+        pos = _position(card.rank, start, end)
+        if pos is not None and pos not in slots:
+            slots[pos] = Placed(card, Identity.of(card), wild=False, index=i)
+        else:
+            loose.append(i)
+    free = [pos for pos in range(start, end + 1) if pos not in slots]
+    if len(free) != len(loose):
+        return None
+    for pos, i in zip(free, sorted(loose), strict=True):
+        slots[pos] = Placed(cards[i].card, identity_at(pos, suit), wild=True, index=i)
+    return Reading(Kind.RUN, tuple(slots[p] for p in range(start, end + 1)), suit, start, end)
+
+
+def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Reading], list[str]]:
+    return read_book(cards, wilds) if kind is Kind.BOOK else read_run(cards, wilds)
+
+
+def runs_join(a: Reading, b: Reading) -> bool:
+    """Two same-suit runs that would make one longer run end to end (3S-6S and 7S-10S)."""
+    return a.suit is b.suit and (a.high + 1 == b.low or b.high + 1 == a.low)
+
+
+def _count_word(count: int, rank: int) -> str:
+    return RANK_PLURALS[rank] if count > 1 else RANK_NAMES[rank]
+
+
+def _quote(cards: Sequence[Played]) -> str:
+    return " ".join(str(p) for p in cards) or "(no cards)"

@@ -1,0 +1,422 @@
+"""The rulesets of RULES.md as data, and their variants, in one registry.
+
+``find_rules("mexican", ["kings-wild"])`` gives the ``Rules`` a table plays by: the
+ruleset's tables with the variants applied. Numbers live here, not in the checks.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from .cards import JOKER, KING, RANK_PLURALS, Card
+from .errors import PlayerCountError, RoundOutOfRange, UnknownRuleset, UnknownVariant
+
+PACK_SIZE = 52
+
+
+class Kind(enum.Enum):
+    BOOK = "book"
+    RUN = "run"
+
+
+class SwapPolicy(enum.Enum):
+    NONE = "none"  # wilds are fixed once played
+    ANY_WILD = "any_wild"  # any played wild may be replaced by the card it stands for
+    JOKER_IN_RUN = "joker_in_run"  # only a joker in a run; a joker in a book is dead
+
+
+class TieBreak(enum.Enum):
+    ROUND_WINS = "round_wins"  # equal totals: most rounds won first, then a shared place
+    SHARED = "shared"  # equal totals share the place
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One part of a contract: a book or a run of at least (or exactly) ``length`` cards."""
+
+    kind: Kind
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    dealt: int
+    contract: tuple[Component, ...]
+    # True where the round is won only by laying the whole hand down in the contract's
+    # runs with no discard (mexican round 7, contract deal 7): no opening before that.
+    final: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    packs: int
+    jokers: int
+
+    @property
+    def size(self) -> int:
+        return self.packs * PACK_SIZE + self.jokers
+
+
+@dataclass(frozen=True, slots=True)
+class Penalties:
+    """Points for a card left in hand. ``None`` for ``number`` means face value."""
+
+    joker: int
+    wild: int | None  # a card of the round's wild rank; None: scored as its rank
+    ace: int
+    ten_to_king: int
+    number: int | None  # 2-9; None means face value
+
+
+@dataclass(frozen=True, slots=True)
+class Buys:
+    allowed: bool = False
+    limit: int | None = None  # per player per round; None means no limit
+    not_twice_in_row: bool = False
+    name: str = "buy"
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    slug: str
+    name: str
+    effect: str
+    rulesets: tuple[str, ...]
+    apply: Callable[[Rules], Rules] = field(repr=False, compare=False)
+    excludes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A ruleset with its variants applied: everything the referee and the scorer need."""
+
+    slug: str
+    name: str
+    source: str
+    variants: tuple[str, ...]
+    min_players: int
+    max_players: int
+    deck_for: Callable[[int], Deck] = field(repr=False, compare=False)
+    rounds: tuple[Round, ...] = field(repr=False)
+    # The wild rank per round; None in a round means only jokers are wild.
+    wild_ranks: tuple[int | None, ...] = field(repr=False)
+    penalties: Penalties = field(repr=False)
+    exact_opening: bool = False
+    runs_may_join: bool = True
+    layoff_on_opening_turn: bool = False
+    swap: SwapPolicy = SwapPolicy.NONE
+    buys: Buys = Buys()
+    tie_break: TieBreak = TieBreak.SHARED
+    cut_bonus: int = 0  # points taken off for cutting exactly the cards needed (liverpool)
+    round_word: str = "round"
+    book_word: str = "book"
+    run_word: str = "run"
+
+    @property
+    def last_round(self) -> int:
+        return self.rounds[-1].number
+
+    def round(self, number: int) -> Round:
+        if not 1 <= number <= len(self.rounds):
+            raise RoundOutOfRange(
+                f"{self.slug} has no {self.round_word} {number}: it plays {self.round_word}s 1-{len(self.rounds)}"
+            )
+        return self.rounds[number - 1]
+
+    def wild_rank(self, number: int) -> int | None:
+        self.round(number)
+        return self.wild_ranks[number - 1]
+
+    def is_wild(self, card: Card, number: int) -> bool:
+        return card.is_joker or card.rank == self.wild_rank(number)
+
+    def deck(self, players: int) -> Deck:
+        if not self.min_players <= players <= self.max_players:
+            raise PlayerCountError(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        return self.deck_for(players)
+
+    def stock(self, players: int, number: int) -> int:
+        """Cards left in the stock after the deal and the one upcard."""
+        return self.deck(players).size - players * self.round(number).dealt - 1
+
+    def max_copies(self, card: Card, players: int | None = None) -> int:
+        """How many of this card the packs hold (the largest deck when players is unknown)."""
+        deck = self.deck(players) if players is not None else self.largest_deck
+        return deck.jokers if card == JOKER else deck.packs
+
+    @property
+    def largest_deck(self) -> Deck:
+        decks = [self.deck_for(n) for n in range(self.min_players, self.max_players + 1)]
+        return Deck(max(d.packs for d in decks), max(d.jokers for d in decks))
+
+    @property
+    def title(self) -> str:
+        return self.name + (f" ({', '.join(self.variants)})" if self.variants else "")
+
+    def component_words(self, component: Component, *, exact: bool | None = None) -> str:
+        exact = self.exact_opening if exact is None else exact
+        word = self.book_word if component.kind is Kind.BOOK else self.run_word
+        qualifier = "exactly " if exact else ""
+        plus = "" if exact else "+"
+        return f"{word} of {qualifier}{component.length}{plus}"
+
+    def contract_words(self, number: int) -> str:
+        """``1 book of 3+ + 1 run of 4+``; the final round says how it is won."""
+        rnd = self.round(number)
+        parts: list[str] = []
+        seen: list[Component] = []
+        for component in rnd.contract:
+            if component in seen:
+                continue
+            seen.append(component)
+            count = rnd.contract.count(component)
+            words = self.component_words(component, exact=self.exact_opening and not rnd.final)
+            noun, rest = words.split(" ", 1)
+            parts.append(f"{count} {noun}{'s' if count > 1 else ''} {rest}")
+        text = " + ".join(parts)
+        if rnd.final:
+            text += ", the whole hand at once, no discard"
+        return text
+
+    def wild_words(self, number: int) -> str:
+        """``Fours are wild, and jokers`` or ``Only jokers are wild``."""
+        rank = self.wild_rank(number)
+        if rank is None:
+            return "Only jokers are wild"
+        return f"{RANK_PLURALS[rank].capitalize()} are wild, and jokers"
+
+
+# --- the registry ------------------------------------------------------------------
+
+B3 = Component(Kind.BOOK, 3)
+R4 = Component(Kind.RUN, 4)
+
+
+def _run(length: int) -> Component:
+    return Component(Kind.RUN, length)
+
+
+def _mexican_decks(players: int) -> Deck:
+    return Deck(packs=2, jokers=4)
+
+
+def _contract_decks(players: int) -> Deck:
+    return Deck(packs=2, jokers=players - 1)
+
+
+def _contract_rounds(dealt: tuple[int, ...]) -> tuple[Round, ...]:
+    contracts = [(B3, B3), (B3, R4), (R4, R4), (B3, B3, B3), (B3, B3, R4), (B3, R4, R4), (R4, R4, R4)]
+    return tuple(Round(i, dealt[i - 1], c, final=(i == 7)) for i, c in enumerate(contracts, start=1))
+
+
+MEXICAN = Rules(
+    slug="mexican",
+    name="Mexican Rummy",
+    source="000_e2426b515262bddb.txt",
+    variants=(),
+    min_players=2,
+    max_players=6,
+    deck_for=_mexican_decks,
+    rounds=tuple(
+        Round(i, 6 + i, c, final=(i == 7))
+        for i, c in enumerate(
+            [(B3, B3), (B3, R4), (R4, R4), (B3, B3, B3), (B3, B3, R4), (B3, R4, R4), (R4, R4, R4)],
+            start=1,
+        )
+    ),
+    wild_ranks=(3, 4, 5, 6, 7, 8, 9),
+    penalties=Penalties(joker=20, wild=20, ace=15, ten_to_king=10, number=5),
+    tie_break=TieBreak.ROUND_WINS,
+)
+
+CONTRACT = Rules(
+    slug="contract",
+    name="Contract Rummy",
+    source="003_b11f0f7b59238a85.txt",
+    variants=(),
+    min_players=3,
+    max_players=5,
+    deck_for=_contract_decks,
+    rounds=_contract_rounds((10, 10, 10, 12, 12, 12, 12)),
+    wild_ranks=(None,) * 7,
+    penalties=Penalties(joker=15, wild=None, ace=15, ten_to_king=10, number=None),
+    exact_opening=True,
+    runs_may_join=False,
+    swap=SwapPolicy.JOKER_IN_RUN,
+    buys=Buys(allowed=True, limit=None, not_twice_in_row=True, name="May I?"),
+    round_word="deal",
+    book_word="group",
+    run_word="sequence",
+)
+
+LIVERPOOL = replace(CONTRACT, slug="liverpool", name="Liverpool Rummy", cut_bonus=50)
+
+_SHANGHAI_CONTRACTS: tuple[tuple[Component, ...], ...] = (
+    (B3, B3),
+    (B3, R4),
+    (R4, R4),
+    (B3, B3, B3),
+    (B3, _run(7)),
+    (B3, B3, _run(5)),
+    (R4, R4, R4),
+    (B3, _run(10)),
+    (B3, B3, B3, _run(5)),
+    (_run(5), _run(5), _run(5)),
+)
+
+SHANGHAI = replace(
+    CONTRACT,
+    slug="shanghai",
+    name="Shanghai Rummy",
+    rounds=tuple(Round(i, 11, c) for i, c in enumerate(_SHANGHAI_CONTRACTS, start=1)),
+    wild_ranks=(None,) * len(_SHANGHAI_CONTRACTS),
+    penalties=replace(CONTRACT.penalties, joker=50),
+    buys=replace(CONTRACT.buys, limit=2),
+)
+
+RULESETS: dict[str, Rules] = {r.slug: r for r in (MEXICAN, CONTRACT, LIVERPOOL, SHANGHAI)}
+DEFAULT_RULESET = "mexican"
+
+
+def _single_deck(rules: Rules) -> Rules:
+    return replace(
+        rules,
+        min_players=2,
+        max_players=3,
+        deck_for=lambda players: Deck(packs=1, jokers=2),
+        rounds=rules.rounds[:5],
+        wild_ranks=rules.wild_ranks[:5],
+    )
+
+
+def _more_players(rules: Rules) -> Rules:
+    def decks(players: int) -> Deck:
+        packs = 2 if players <= 5 else 3 if players == 6 else 4
+        return Deck(packs=packs, jokers=players - 1)
+
+    return replace(rules, max_players=8, deck_for=decks)
+
+
+def _fixed_wild(rank: int) -> Callable[[Rules], Rules]:
+    def apply(rules: Rules) -> Rules:
+        return replace(rules, wild_ranks=(rank,) * len(rules.rounds))
+
+    return apply
+
+
+_CONTRACT_FAMILY = ("contract", "liverpool", "shanghai")
+
+VARIANTS: dict[str, Variant] = {
+    v.slug: v
+    for v in (
+        Variant(
+            "wild-swap",
+            "Wild swap",
+            "On their turn a player holding the natural card a played wild stands for may put it in and take the wild.",
+            ("mexican",),
+            lambda r: replace(r, swap=SwapPolicy.ANY_WILD),
+        ),
+        Variant(
+            "open-turn-layoff",
+            "Lay off on the opening turn",
+            "Laying off is allowed on the turn the contract is laid down.",
+            ("mexican",),
+            lambda r: replace(r, layoff_on_opening_turn=True),
+        ),
+        Variant(
+            "single-deck",
+            "Single deck",
+            "One pack and 2 jokers (54 cards) for 2-3 players; rounds 1-5 only.",
+            ("mexican",),
+            _single_deck,
+            excludes=("third-deck",),
+        ),
+        Variant(
+            "third-deck",
+            "Third deck",
+            "Three packs and 6 jokers (162 cards), so the stock lasts at a table of 6.",
+            ("mexican",),
+            lambda r: replace(r, deck_for=lambda players: Deck(packs=3, jokers=6)),
+            excludes=("single-deck",),
+        ),
+        Variant(
+            "fixed-twos",
+            "Twos wild",
+            "Twos are wild in every round instead of the rising rank, and score 20.",
+            ("mexican",),
+            _fixed_wild(2),
+            excludes=("kings-wild",),
+        ),
+        Variant(
+            "kings-wild",
+            "Kings wild",
+            "Kings are wild in every round instead of the rising rank, and score 20.",
+            ("mexican",),
+            _fixed_wild(KING),
+            excludes=("fixed-twos",),
+        ),
+        Variant(
+            "buy-discard",
+            "Buy the discard",
+            "Out of turn a player may buy the top discard with one penalty card from the stock; "
+            "at most 3 buys per player per round.",
+            ("mexican",),
+            lambda r: replace(r, buys=Buys(allowed=True, limit=3, name="buy")),
+        ),
+        Variant(
+            "free-meld",
+            "Free meld",
+            "The first meld may be longer than the contract, and same-suit sequences may join up.",
+            _CONTRACT_FAMILY,
+            lambda r: replace(r, exact_opening=False, runs_may_join=True),
+        ),
+        Variant(
+            "more-players",
+            "More players",
+            "6-8 players: 3 packs for 6, 4 packs for 7-8, jokers one fewer than the players.",
+            _CONTRACT_FAMILY,
+            _more_players,
+        ),
+    )
+}
+
+
+def find_ruleset(slug: str) -> Rules:
+    try:
+        return RULESETS[slug]
+    except (KeyError, TypeError):
+        known = ", ".join(RULESETS)
+        raise UnknownRuleset(f"unsupported ruleset: {slug!r} (known: {known})") from None
+
+
+def find_variant(slug: str) -> Variant:
+    try:
+        return VARIANTS[slug]
+    except (KeyError, TypeError):
+        raise UnknownVariant(f"unsupported variant: {slug!r}") from None
+
+
+def variants_for(ruleset: str) -> list[Variant]:
+    return [v for v in VARIANTS.values() if ruleset in v.rulesets]
+
+
+def find_rules(ruleset: str = DEFAULT_RULESET, variants: Iterable[str] = ()) -> Rules:
+    """The rules a table plays by: a ruleset with its variants, checked and applied."""
+    rules = find_ruleset(ruleset)
+    chosen: list[str] = []
+    for slug in variants:
+        variant = find_variant(slug)
+        if ruleset not in variant.rulesets:
+            raise UnknownVariant(f"variant {slug!r} belongs to {', '.join(variant.rulesets)}, not {ruleset}")
+        if slug in chosen:
+            raise UnknownVariant(f"variant {slug!r} is listed twice")
+        clash = next((c for c in chosen if c in variant.excludes), None)
+        if clash is not None:
+            raise UnknownVariant(f"variants {clash!r} and {slug!r} cannot be combined")
+        chosen.append(slug)
+    for slug in sorted(chosen, key=list(VARIANTS).index):
+        rules = VARIANTS[slug].apply(rules)
+    return replace(rules, variants=tuple(sorted(chosen, key=list(VARIANTS).index)))

@@ -1,0 +1,367 @@
+""" "Can I?": find an opening inside a whole hand, or a go-out that uses every card.
+
+Exact: when a layout exists the solver finds one. Wilds are interchangeable for
+feasibility (a card of the wild rank standing as itself is the same as a wild
+standing for it), so the search is over the places of the runs; books take the
+naturals that are left, largest groups first, which is optimal for a fixed set of runs.
+Every layout found is handed to the checker before it is returned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit
+from .checks import Action, Verdict, _hand_size_reasons, _illegal, check_copies, check_layout
+from .melds import HIGH_ACE, Wilds, identity_at
+from .rulesets import Component, Kind, Rules
+from .scoring import card_points
+
+Window = tuple[Suit, int, int]  # suit, first position, last position (1..14)
+
+
+@dataclass(slots=True)
+class _Search:
+    naturals: Counter[tuple[int, Suit]]
+    wilds: int
+    books: list[Component]
+    runs: list[Component]
+    run_lengths: list[list[int]]
+    joins_allowed: bool
+
+
+def _positions(window: Window) -> Iterator[tuple[int, Suit]]:
+    suit, start, end = window
+    for pos in range(start, end + 1):
+        yield (ACE if pos == HIGH_ACE else pos, suit)
+
+
+def _windows(length: int) -> list[Window]:
+    return [(suit, start, start + length - 1) for suit in SUITS for start in range(1, HIGH_ACE - length + 2)]
+
+
+def _joins(a: Window, b: Window) -> bool:
+    return a[0] is b[0] and (a[2] + 1 == b[1] or b[2] + 1 == a[1])
+
+
+def _book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -> tuple[int, list[int]]:
+    """Wilds the books need when each takes the largest group of one rank left."""
+    by_rank = Counter[int]()
+    for (rank, _), count in naturals.items():
+        by_rank[rank] += count
+    deficit, ranks = 0, []
+    for book in books:
+        rank, count = max(by_rank.items(), key=lambda kv: (kv[1], kv[0]), default=(RANKS[-1], 0))
+        used = min(book.length, count)
+        by_rank[rank] -= used
+        deficit += book.length - used
+        ranks.append(rank)
+    return deficit, ranks
+
+
+def _take(naturals: Counter[tuple[int, Suit]], window: Window) -> int:
+    """Take the window's naturals out of the pool; return how many places need a wild."""
+    deficit = 0
+    for ident in _positions(window):
+        if naturals[ident] > 0:
+            naturals[ident] -= 1
+        else:
+            deficit += 1
+    return deficit
+
+
+def _open_search(s: _Search) -> tuple[list[Window], list[int]] | None:
+    book_floor = _book_deficit(s.naturals, s.books)[0]
+    run_floor = [min(_deficit(s.naturals, w) for ln in lengths for w in _windows(ln)) for lengths in s.run_lengths]
+
+    def dfs(
+        i: int, pool: Counter[tuple[int, Suit]], spent: int, chosen: list[Window], min_index: int
+    ) -> tuple[list[Window], list[int]] | None:
+        if i == len(s.runs):
+            deficit, ranks = _book_deficit(pool, s.books)
+            return (list(chosen), ranks) if spent + deficit <= s.wilds else None
+        budget = s.wilds - spent - book_floor - sum(run_floor[i + 1 :])
+        same_as_before = i > 0 and s.runs[i] == s.runs[i - 1]
+        candidates: list[tuple[int, int, Window]] = []
+        seen: set[tuple[tuple[tuple[int, Suit], ...], int]] = set()
+        for index, window in enumerate(w for ln in s.run_lengths[i] for w in _windows(ln)):
+            if same_as_before and index < min_index:
+                continue
+            if not s.joins_allowed and any(_joins(window, c) for c in chosen):
+                continue
+            deficit = _deficit(pool, window)
+            if deficit > budget:
+                continue
+            if s.joins_allowed:
+                key = (tuple(ident for ident in _positions(window) if pool[ident] > 0), window[2] - window[1])
+                if key in seen:
+                    continue
+                seen.add(key)
+            candidates.append((deficit, index, window))
+        for deficit, index, window in sorted(candidates):
+            rest = pool.copy()
+            _take(rest, window)
+            found = dfs(i + 1, rest, spent + deficit, [*chosen, window], index)
+            if found is not None:
+                return found
+        return None
+
+    return dfs(0, s.naturals.copy(), 0, [], 0)
+
+
+def _deficit(pool: Counter[tuple[int, Suit]], window: Window) -> int:
+    return sum(1 for ident in _positions(window) if pool[ident] <= 0)
+
+
+def _split(rules: Rules, number: int, hand: Sequence[Card]) -> tuple[Counter[tuple[int, Suit]], list[Card], list[Card]]:
+    wild = Wilds(rules.wild_rank(number))
+    naturals: Counter[tuple[int, Suit]] = Counter()
+    natural_cards: list[Card] = []
+    wild_cards: list[Card] = []
+    for card in hand:
+        if wild(card):
+            wild_cards.append(card)
+        else:
+            assert card.rank is not None and card.suit is not None
+            naturals[card.rank, card.suit] += 1
+            natural_cards.append(card)
+    # Spend the cheapest wilds first: wild-rank cards before jokers, as points go.
+    wild_cards.sort(key=lambda c: (c.is_joker, c.sort_key()))
+    return naturals, natural_cards, wild_cards
+
+
+def _build(
+    rules: Rules,
+    number: int,
+    runs: list[Window],
+    book_ranks: list[int],
+    books: list[Component],
+    natural_cards: list[Card],
+    wild_cards: list[Card],
+    *,
+    place_all: bool,
+) -> list[list[Played]]:
+    """Turn windows and book ranks into melds of real cards, wilds declared."""
+    left = list(natural_cards)
+    wilds = list(wild_cards)
+    melds: list[list[Played]] = []
+
+    def pull(ident: tuple[int, Suit] | None, rank: int | None = None) -> Card | None:
+        for j, card in enumerate(left):
+            if (ident is not None and (card.rank, card.suit) == ident) or (ident is None and card.rank == rank):
+                return left.pop(j)
+        return None
+
+    run_slots: list[list[Played | None]] = []
+    for window in runs:
+        slots: list[Played | None] = []
+        for ident in _positions(window):
+            card = pull(ident)
+            slots.append(Played(card) if card is not None else None)
+        run_slots.append(slots)
+    book_slots: list[list[Played | None]] = []
+    for book, rank in zip(books, book_ranks, strict=True):
+        slots = []
+        for _ in range(book.length):
+            card = pull(None, rank)
+            slots.append(Played(card) if card is not None else None)
+        book_slots.append(slots)
+    # A card of the wild rank fills its own place as itself before anything else does.
+    for window, slots in zip(runs, run_slots, strict=True):
+        for k, ident in enumerate(_positions(window)):
+            own = next((c for c in wilds if (c.rank, c.suit) == ident), None)
+            if slots[k] is None and own is not None:
+                wilds.remove(own)
+                slots[k] = Played(own)
+    for window, slots in zip(runs, run_slots, strict=True):
+        suit, start, _ = window
+        melds.append(
+            [p if p is not None else Played(wilds.pop(0), identity_at(start + k, suit)) for k, p in enumerate(slots)]
+        )
+    for rank, slots in zip(book_ranks, book_slots, strict=True):
+        melds.append([p if p is not None else Played(wilds.pop(0), Identity(rank)) for p in slots])
+    if place_all:
+        assert not left and not wilds, "a go-out layout places every card"
+    return melds
+
+
+def solve_open(rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None) -> Verdict:
+    """An opening for the round's contract inside ``hand``, or the reason there is none."""
+    rnd = rules.round(number)
+    check_copies(rules, hand, players)
+    if rnd.final:
+        return check_layout(rules, number, [[Played(c) for c in hand]], final=False, players=players)
+    naturals, natural_cards, wild_cards = _split(rules, number, hand)
+    books = [c for c in rnd.contract if c.kind is Kind.BOOK]
+    runs = sorted((c for c in rnd.contract if c.kind is Kind.RUN), key=lambda c: c.length)
+    lengths = [_lengths(rules, c, exact=rules.exact_opening) for c in runs]
+    # The round is won by a discard, so an opening keeps at least one card back.
+    need = sum(c.length for c in rnd.contract)
+    if len(hand) < need + 1:
+        return _illegal(
+            Action.OPEN,
+            [
+                f"{rules.contract_words(number)} takes {need} cards and one more must stay in hand "
+                f"to discard; the hand has {len(hand)}"
+            ],
+        )
+    found = _open_search(_Search(naturals, len(wild_cards), books, runs, lengths, rules.runs_may_join))
+    if found is None:
+        return _illegal(
+            Action.OPEN, [f"this hand holds no opening for {rules.round_word} {number}: {rules.contract_words(number)}"]
+        )
+    windows, ranks = found
+    melds = _build(rules, number, windows, ranks, books, natural_cards, wild_cards, place_all=False)
+    unused = _remove(hand, [p.card for m in melds for p in m])
+    if not rules.exact_opening:
+        melds, unused = _extend(rules, number, melds, unused)
+    verdict = check_layout(rules, number, melds, final=False, players=players)
+    assert verdict.legal, f"solver produced an illegal opening: {verdict.reasons}"
+    return Verdict(
+        verdict.action,
+        True,
+        melds=verdict.melds,
+        notes=_keep_note(rules, number, unused) + verdict.notes,
+        unused=tuple(unused),
+    )
+
+
+def _lengths(rules: Rules, component: Component, *, exact: bool) -> list[int]:
+    # A longer run holds a minimal one, so the minimum suffices unless same-suit runs must
+    # not join (shrinking two overlapping runs could make them join): then try every length.
+    if exact or rules.runs_may_join:
+        return [component.length]
+    return list(range(component.length, 14))
+
+
+def _remove(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
+    left = list(hand)
+    for card in used:
+        left.remove(card)
+    return left
+
+
+def _extend(
+    rules: Rules, number: int, melds: list[list[Played]], unused: list[Card]
+) -> tuple[list[list[Played]], list[Card]]:
+    """Lay down more of the hand where it fits, dearest cards first, keeping one to discard."""
+    from .melds import read
+
+    wild = Wilds(rules.wild_rank(number))
+    melds = [list(m) for m in melds]
+    kinds = [(read(m, wild, Kind.RUN)[0] and Kind.RUN) or Kind.BOOK for m in melds]
+    for card in sorted(unused, key=lambda c: -card_points(rules, number, c)):
+        if len(unused) <= 1:
+            break
+        for m, kind in zip(melds, kinds, strict=True):
+            got = read([*m, Played(card)], wild, kind)[0]
+            if got:
+                m[:] = [p.as_played(wild) for p in got[0].cards]
+                unused.remove(card)
+                break
+    return melds, unused
+
+
+def _keep_note(rules: Rules, number: int, unused: list[Card]) -> tuple[str, ...]:
+    if not unused:
+        return ()
+    cards = " ".join(str(c) for c in sorted(unused, key=lambda c: c.sort_key()))
+    return (f"Left in hand: {cards}.",)
+
+
+def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None) -> Verdict:
+    """Every card of ``hand`` in the final round's runs, or the reason it cannot be done."""
+    rnd = rules.round(number)
+    check_copies(rules, hand, players)
+    if not rnd.final:
+        return check_layout(rules, number, [[Played(c) for c in hand]], final=True, players=players)
+    where = f"{rules.round_word} {number}"
+    size = _hand_size_reasons(rules, number, len(hand), where)
+    if size:
+        return _illegal(Action.GO_OUT, size)
+    naturals, natural_cards, wild_cards = _split(rules, number, hand)
+    runs = list(rnd.contract)
+    found = _go_out_search(naturals, runs, len(hand), rules.runs_may_join)
+    if found is None:
+        return _illegal(
+            Action.GO_OUT,
+            [f"these {len(hand)} cards cannot all be laid in {rules.contract_words(number).split(',')[0]}"],
+        )
+    melds = _build(rules, number, found, [], [], natural_cards, wild_cards, place_all=True)
+    verdict = check_layout(rules, number, melds, final=True, players=players)
+    assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
+    return verdict
+
+
+def _go_out_search(
+    naturals: Counter[tuple[int, Suit]], runs: list[Component], total: int, joins_allowed: bool
+) -> list[Window] | None:
+    needed_suits = {suit for (_, suit), count in naturals.items() if count > 0}
+    if len(needed_suits) > len(runs):
+        return None
+    for lengths in _length_splits([c.length for c in runs], total):
+        for suits in product(SUITS, repeat=len(runs)):
+            if not needed_suits <= set(suits):
+                continue
+            placement: list[Window | None] = [None] * len(runs)
+            ok = True
+            for suit in set(suits):
+                idx = [i for i, s in enumerate(suits) if s is suit]
+                windows = _cover_suit(naturals, suit, [lengths[i] for i in idx], joins_allowed)
+                if windows is None:
+                    ok = False
+                    break
+                for i, w in zip(idx, windows, strict=True):
+                    placement[i] = w
+            if ok:
+                return [w for w in placement if w is not None]
+    return None
+
+
+def _length_splits(minimums: list[int], total: int) -> Iterator[tuple[int, ...]]:
+    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if i == len(minimums) - 1:
+            if minimums[i] <= left <= 13:
+                yield (left,)
+            return
+        for ln in range(minimums[i], min(13, left - sum(minimums[i + 1 :])) + 1):
+            for rest in rec(i + 1, left - ln):
+                yield (ln, *rest)
+
+    return rec(0, total)
+
+
+_COVER_CACHE: dict[tuple[tuple[tuple[int, int], ...], Suit, tuple[int, ...], bool], tuple[Window, ...] | None] = {}
+
+
+def _cover_suit(
+    naturals: Counter[tuple[int, Suit]], suit: Suit, lengths: list[int], joins_allowed: bool
+) -> tuple[Window, ...] | None:
+    """Windows of these lengths in one suit that hold every natural card of that suit."""
+    counts = tuple(sorted((rank, c) for (rank, s), c in naturals.items() if s is suit and c > 0))
+    key = (counts, suit, tuple(lengths), joins_allowed)
+    if key in _COVER_CACHE:
+        return _COVER_CACHE[key]
+    need = dict(counts)
+    starts = [range(1, HIGH_ACE - ln + 2) for ln in lengths]
+    result: tuple[Window, ...] | None = None
+    for combo in product(*starts):
+        windows = tuple((suit, st, st + ln - 1) for st, ln in zip(combo, lengths, strict=True))
+        if not joins_allowed and any(_joins(a, b) for j, a in enumerate(windows) for b in windows[j + 1 :]):
+            continue
+        if all(_coverage(windows, rank) >= count for rank, count in need.items()):
+            result = windows
+            break
+    if len(_COVER_CACHE) > 50_000:
+        _COVER_CACHE.clear()
+    _COVER_CACHE[key] = result
+    return result
+
+
+def _coverage(windows: tuple[Window, ...], rank: int) -> int:
+    if rank == ACE:
+        return sum(1 for _, st, end in windows if st == 1 or end == HIGH_ACE)
+    return sum(1 for _, st, end in windows if st <= rank <= end)

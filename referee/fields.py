@@ -1,0 +1,48 @@
+"""A serializer field for cards: one string in the card notation, or a list of card strings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+MAX_CARDS_TEXT = 400
+MAX_CARDS = 60
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "maxLength": MAX_CARDS_TEXT, "example": "7C 7D 4H=7S"},
+            {"type": "array", "items": {"type": "string", "maxLength": 12}, "maxItems": MAX_CARDS},
+        ],
+        "description": "Cards in the notation of RULES.md: a string such as '7C 7D 4H=7S' or a list ['7C', '7D'].",
+    }
+)
+class CardsField(serializers.Field):  # type: ignore[type-arg]
+    default_error_messages: ClassVar[dict[str, str | _StrPromise]] = {
+        "invalid": "Expected cards as a string ('7C 7D JK') or a list of card strings.",
+        "too_long": f"At most {MAX_CARDS_TEXT} characters of cards.",
+        "too_many": f"At most {MAX_CARDS} cards.",
+    }
+
+    def to_internal_value(self, data: Any) -> str | list[str]:
+        if isinstance(data, str):
+            if len(data) > MAX_CARDS_TEXT:
+                self.fail("too_long")
+            return data
+        if isinstance(data, list) and all(isinstance(item, str) for item in data):
+            if len(data) > MAX_CARDS:
+                self.fail("too_many")
+            if any(len(item) > 12 for item in data):
+                self.fail("invalid")
+            return list(data)
+        self.fail("invalid")
+        raise AssertionError("unreachable")
+
+    def to_representation(self, value: Any) -> Any:
+        return value

@@ -1,0 +1,104 @@
+"""The referee's operations, shared by the API and the pages: parse, check, explain.
+
+Every engine error leaves here naming the input field it is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from .engine import (
+    Action,
+    Penalty,
+    PlayerCountError,
+    RefereeError,
+    RoundOutOfRange,
+    Rules,
+    UnknownRuleset,
+    UnknownVariant,
+    Verdict,
+    check_layoff,
+    check_layout,
+    check_swap,
+    find_rules,
+    parse_cards,
+    parse_played,
+    score_hand,
+    solve_go_out,
+    solve_open,
+)
+
+CardsInput = str | Sequence[str]
+
+
+@contextmanager
+def _field(name: str, prefix: str = "") -> Iterator[None]:
+    try:
+        yield
+    except RefereeError as exc:
+        if exc.field is None:
+            exc.in_field(name, prefix)
+        raise
+
+
+def referee_rules(
+    *, ruleset: str, variants: Sequence[str], round_number: int | None = None, players: int | None = None
+) -> Rules:
+    """The rules for a ruleset and variants, with the round and player count checked."""
+    try:
+        rules = find_rules(ruleset, variants)
+        if round_number is not None:
+            rules.round(round_number)
+        if players is not None:
+            rules.deck(players)
+    except UnknownRuleset as exc:
+        raise exc.in_field("ruleset") from None
+    except UnknownVariant as exc:
+        raise exc.in_field("variants") from None
+    except RoundOutOfRange as exc:
+        raise exc.in_field("round") from None
+    except PlayerCountError as exc:
+        raise exc.in_field("players") from None
+    return rules
+
+
+def referee_check(
+    *,
+    ruleset: str,
+    variants: Sequence[str],
+    round_number: int,
+    action: str,
+    melds: Sequence[CardsInput] | None = None,
+    hand: CardsInput | None = None,
+    target: CardsInput | None = None,
+    cards: CardsInput | None = None,
+    players: int | None = None,
+    opened_this_turn: bool = False,
+) -> Verdict:
+    rules = referee_rules(ruleset=ruleset, variants=variants, round_number=round_number, players=players)
+    if action in (Action.OPEN, Action.GO_OUT):
+        if hand is not None:
+            with _field("hand"):
+                parsed_hand = parse_cards(hand)
+                solve = solve_open if action == Action.OPEN else solve_go_out
+                return solve(rules, round_number, parsed_hand, players=players)
+        parsed = []
+        for i, meld in enumerate(melds or [], start=1):
+            with _field("melds", f"meld {i}"):
+                parsed.append(parse_played(meld))
+        return check_layout(rules, round_number, parsed, final=action == Action.GO_OUT, players=players)
+    with _field("target", "target"):
+        parsed_target = parse_played(target or "")
+    with _field("cards", "cards"):
+        parsed_cards = parse_played(cards or "")
+    check = check_layoff if action == Action.LAYOFF else check_swap
+    return check(rules, round_number, parsed_target, parsed_cards, players=players, opened_this_turn=opened_this_turn)
+
+
+def referee_score(
+    *, ruleset: str, variants: Sequence[str], round_number: int, cards: CardsInput, players: int | None = None
+) -> Penalty:
+    rules = referee_rules(ruleset=ruleset, variants=variants, round_number=round_number, players=players)
+    with _field("cards"):
+        return score_hand(rules, round_number, parse_cards(cards), players=players)

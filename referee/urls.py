@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("api/referee/check/", api.CheckView.as_view(), name="api-referee-check"),
+    path("api/referee/score/", api.ScoreView.as_view(), name="api-referee-score"),
+    path("api/rulesets/", api.RulesetListView.as_view(), name="api-rulesets"),
+    path("api/rulesets/<slug:slug>/", api.RulesetDetailView.as_view(), name="api-ruleset"),
+]

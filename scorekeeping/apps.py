@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ScorekeepingConfig(AppConfig):
+    name = "scorekeeping"
+    verbose_name = "Score-keeping"

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from scorekeeping.network import urls
+
+
+class Command(BaseCommand):
+    help = "Print the addresses a phone on the same network can open (HOST and PORT as for the server)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+
+    def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
+        found = urls(host, port)
+        self.stdout.write("Open the table on a phone on the same network:")
+        for url in found:
+            self.stdout.write(f"  {url}")
