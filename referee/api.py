@@ -12,8 +12,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .engine import DEFAULT_RULESET, RULESETS, Action
-from .fields import CardsField
+from .fields import CardsField, MeldsField
 from .representations import penalty_data, rules_data, verdict_data
+from .serializers import InputSerializer
 from .services import referee_check, referee_rules, referee_score
 
 ERROR = inline_serializer(
@@ -25,7 +26,7 @@ ERROR = inline_serializer(
 )
 
 
-class RulesInput(serializers.Serializer):  # type: ignore[type-arg]
+class RulesInput(InputSerializer):
     ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
     variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
     round = serializers.IntegerField(min_value=1, max_value=1000)
@@ -55,7 +56,7 @@ class CheckView(APIView):
             ref_name = "CheckInput"
 
         action = serializers.ChoiceField(choices=Action.ALL)
-        melds = serializers.ListField(child=CardsField(), required=False, max_length=20)
+        melds = MeldsField(required=False)
         hand = CardsField(required=False, help_text="A whole hand: the solver looks for an opening or a go-out.")
         target = CardsField(required=False, help_text="The exposed meld, with its declared wilds.")
         cards = CardsField(required=False)
@@ -101,7 +102,7 @@ class CheckView(APIView):
             players=data["players"],
             opened_this_turn=data["opened_this_turn"],
         )
-        return Response(self.OutputSerializer(verdict_data(verdict)).data)
+        return Response(verdict_data(verdict))
 
 
 class ScoreView(APIView):
@@ -141,7 +142,7 @@ class ScoreView(APIView):
             cards=data["cards"],
             players=data["players"],
         )
-        return Response(self.OutputSerializer(penalty_data(penalty)).data)
+        return Response(penalty_data(penalty))
 
 
 VARIANTS_PARAM = OpenApiParameter(

@@ -46,3 +46,39 @@ class CardsField(serializers.Field):  # type: ignore[type-arg]
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "maxItems": 20,
+        "items": {
+            "oneOf": [
+                {"type": "string", "maxLength": MAX_CARDS_TEXT, "example": "9S 10S JS QS"},
+                {"type": "array", "items": {"type": "string", "maxLength": 12}, "maxItems": MAX_CARDS},
+            ]
+        },
+        "description": "The melds, each a string of cards or a list of card strings.",
+    }
+)
+class MeldsField(CardsField):
+    """A list of melds, each as ``CardsField`` takes it."""
+
+    default_error_messages: ClassVar[dict[str, str | _StrPromise]] = {
+        **CardsField.default_error_messages,
+        "not_a_list": "Expected a list of melds.",
+        "too_many_melds": "At most 20 melds.",
+    }
+
+    def to_internal_value(self, data: Any) -> list[str | list[str]]:  # type: ignore[override]
+        if not isinstance(data, list):
+            self.fail("not_a_list")
+        if len(data) > 20:
+            self.fail("too_many_melds")
+        melds: list[str | list[str]] = []
+        for i, meld in enumerate(data):
+            try:
+                melds.append(super().to_internal_value(meld))
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({str(i): exc.detail}) from None
+        return melds

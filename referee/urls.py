@@ -6,5 +6,5 @@ urlpatterns = [
     path("api/referee/check/", api.CheckView.as_view(), name="api-referee-check"),
     path("api/referee/score/", api.ScoreView.as_view(), name="api-referee-score"),
     path("api/rulesets/", api.RulesetListView.as_view(), name="api-rulesets"),
-    path("api/rulesets/<slug:slug>/", api.RulesetDetailView.as_view(), name="api-ruleset"),
+    path("api/rulesets/<str:slug>/", api.RulesetDetailView.as_view(), name="api-ruleset"),
 ]

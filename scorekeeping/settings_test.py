@@ -10,3 +10,5 @@ from .settings import STORAGES
 # The live server cannot serve WhiteNoise's hashed names before collectstatic.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -7,6 +7,7 @@ Parsing checks only the notation: ``Card.parse("10H")``, ``Card.parse("t♥")`` 
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -88,12 +89,20 @@ class Card:
     rank: int | None
     suit: Suit | None
 
+    def __hash__(self) -> int:
+        # Enum members hash in Python; the suit's letter hashes in C.
+        return hash((self.rank, self.suit.value if self.suit is not None else None))
+
     @classmethod
     def joker(cls) -> Card:
         return JOKER
 
     @classmethod
     def parse(cls, text: str) -> Card:
+        return _parse_card(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Card:
         token = text.strip().replace("\ufe0f", "")
         if token.upper() in ("JK", "JOKER", "🃏"):
             return JOKER
@@ -135,6 +144,14 @@ class Card:
 
 
 JOKER = Card(None, None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_card(text: str) -> Card:
+    # Cards are immutable, so a parsed token can be shared; a bad token raises every time.
+    return Card._parse(text)
+
+
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 
 

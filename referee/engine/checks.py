@@ -102,8 +102,10 @@ def _intent(cards: Sequence[Played], wilds: Wilds) -> Kind:
     """The kind a failed meld most looks like, to explain it in those terms."""
     natural = [p.card for p in cards if not wilds(p.card)]
     ranks, suits = {c.rank for c in natural}, {c.suit for c in natural}
+    if len(cards) <= 3:
+        return Kind.BOOK  # too short for any run
     if len(natural) <= 1:
-        return Kind.BOOK if len(cards) <= 3 else Kind.RUN
+        return Kind.RUN
     if len(ranks) == 1:
         return Kind.BOOK
     if len(suits) == 1:
@@ -160,15 +162,12 @@ def check_layout(
 
     contract = rnd.contract
     m, k = len(melds), len(contract)
+    intents = [_intent(meld, wilds) for meld in melds]
     best: tuple[tuple[int, int], tuple[int, ...]] | None = None
     for order in permutations(range(m), min(m, k)):
         fit = sum(
             _fits(rules, contract[c], melds[i], readings(i, contract[c].kind)[0], exact) for c, i in enumerate(order)
         )
-        intent = sum(_intent(melds[i], wilds) is contract[c].kind for c, i in enumerate(order))
-        score = (fit, intent)
-        if best is None or score > best[0]:
-            best = (score, order)
         if fit == k == m and not reasons:
             chosen = _without_joins(rules, [readings(i, contract[c].kind)[0] for c, i in enumerate(order)])
             if chosen is not None:
@@ -177,6 +176,9 @@ def check_layout(
                     for (c, i), reading in sorted(zip(enumerate(order), chosen, strict=True), key=lambda x: x[0][1])
                 )
                 return Verdict(action, True, melds=laid, notes=_notes(rules, number, final))
+        score = (fit, sum(intents[i] is contract[c].kind for c, i in enumerate(order)))
+        if best is None or score > best[0]:
+            best = (score, order)
     assert best is not None
     order = best[1]
 
@@ -195,7 +197,12 @@ def check_layout(
         elif not _fits(rules, component, melds[i], got, exact):
             reasons.append(f"{label} has {len(melds[i])} cards; the contract asks for a {wanted}")
     for i in sorted(set(range(m)) - set(order)):
-        reasons.append(f"meld {i + 1} ({_quote(melds[i])}) is one meld more than the contract; no extra melds")
+        label = f"meld {i + 1} ({_quote(melds[i])})"
+        reasons.append(f"{label} is one meld more than the contract; no extra melds")
+        if not readings(i, Kind.BOOK)[0] and not readings(i, Kind.RUN)[0]:
+            kind = _intent(melds[i], wilds)
+            word = rules.book_word if kind is Kind.BOOK else rules.run_word
+            reasons += [f"{label} is not a {word} either: {w}" for w in readings(i, kind)[1]]
     for c in range(len(order), k):
         reasons.append(f"missing: a {rules.component_words(contract[c], exact=exact)}")
     if not reasons:

@@ -119,7 +119,9 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
         if len(declared) > 1:
             named = " and ".join(f"{p}" for p in cards if p.declared is not None)
             return [], [f"{named} stand for different ranks; a book is cards of one rank"]
-        candidates = declared or list(RANKS)
+        # All wilds: any rank fits; a wild-rank card standing as itself is read first.
+        own = wilds.rank if any(p.card.rank == wilds.rank for p in cards) else None
+        candidates = declared or sorted(RANKS, key=lambda r: r != own)
 
     readings: list[Reading] = []
     for rank in candidates:
@@ -139,13 +141,15 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
 
 
 def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
-    reasons = declaration_reasons(cards, wilds) + _run_shape_reasons(cards, wilds)
+    fixed = _fixed(cards, wilds)
+    reasons = declaration_reasons(cards, wilds) + _run_shape_reasons(cards, fixed)
     if reasons:
         return [], reasons
-    readings = _run_readings(cards, wilds)
+    readings = _run_readings(cards, fixed)
     if readings:
         return readings, []
-    loose = _run_readings([Played(p.card) for p in cards], wilds)
+    undeclared = [Played(p.card) for p in cards]
+    loose = _run_readings(undeclared, _fixed(undeclared, wilds))
     declared = [str(p) for p in cards if p.declared is not None]
     if loose:
         options = "; ".join(r.describe() + f" ({r})" for r in loose[:3])
@@ -158,14 +162,19 @@ def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list
     return [], [f"{_quote(cards)} cannot be laid as one run"]
 
 
-def _run_shape_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
+def _fixed(cards: Sequence[Played], wilds: Wilds) -> list[bool]:
+    """Per card: True where it can only count as itself (not wild, or pinned to itself)."""
+    return [not wilds(p.card) or _is_self(p) for p in cards]
+
+
+def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
     reasons: list[str] = []
     n = len(cards)
     if n < 4:
         reasons.append(f"a run needs at least 4 cards; {_quote(cards)} has {n}")
     if n > MAX_RUN:
         reasons.append(f"a run holds at most 13 cards (ace to king); {_quote(cards)} has {n}")
-    natural = [p.card for p in cards if not wilds(p.card) or _is_self(p)]
+    natural = [p.card for p, f in zip(cards, fixed, strict=True) if f]
     suits = [s for s in SUITS if any(c.suit is s for c in natural)]
     if len(suits) > 1:
         groups = ", ".join(f"{s.noun} ({format_cards(c for c in natural if c.suit is s)})" for s in suits)
@@ -207,18 +216,22 @@ def _span_reason(cards: Sequence[Played], natural: list[Card], span: int, n: int
     )
 
 
-def _run_readings(cards: Sequence[Played], wilds: Wilds) -> list[Reading]:
+def _run_readings(cards: Sequence[Played], fixed: list[bool]) -> list[Reading]:
     n = len(cards)
     if not 4 <= n <= MAX_RUN:
         return []
-    natural_suits = {p.card.suit for p in cards if not wilds(p.card) or _is_self(p)}
-    declared_suits = {p.declared.suit for p in cards if p.declared is not None and p.declared.suit}
-    fixed = natural_suits | declared_suits
-    suits = [s for s in SUITS if s in fixed] if fixed else list(SUITS)
+    natural = [p.card for p, f in zip(cards, fixed, strict=True) if f]
+    known = {c.suit for c in natural} | {p.declared.suit for p in cards if p.declared is not None and p.declared.suit}
+    suits = [s for s in SUITS if s in known] if known else list(SUITS)
+    # Every window must hold the natural cards other than aces: start no later than the
+    # lowest of them, end no earlier than the highest.
+    ranks = [c.rank for c in natural if c.rank not in (None, ACE)]
+    first = max(1, max(ranks, default=1) - n + 1)
+    last = min(min(ranks, default=HIGH_ACE), HIGH_ACE - n + 1)
     readings: list[Reading] = []
     for suit in suits:
-        for start in range(1, HIGH_ACE - n + 2):
-            reading = _fit_window(cards, wilds, suit, start, start + n - 1)
+        for start in range(first, last + 1):
+            reading = _fit_window(cards, fixed, suit, start, start + n - 1)
             if reading is not None:
                 readings.append(reading)
     return readings
@@ -230,13 +243,13 @@ def _position(rank: int, start: int, end: int) -> int | None:
     return rank if start <= rank <= end else None
 
 
-def _fit_window(cards: Sequence[Played], wilds: Wilds, suit: Suit, start: int, end: int) -> Reading | None:
+def _fit_window(cards: Sequence[Played], fixed: list[bool], suit: Suit, start: int, end: int) -> Reading | None:
     slots: dict[int, Placed] = {}
     loose_wild_rank: list[int] = []
     loose: list[int] = []
     for i, p in enumerate(cards):
         card = p.card
-        if not wilds(card) or _is_self(p):
+        if fixed[i]:
             assert card.rank is not None
             pos = _position(card.rank, start, end)
             if card.suit is not suit or pos is None or pos in slots:

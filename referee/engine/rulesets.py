@@ -7,6 +7,7 @@ ruleset's tables with the variants applied. Numbers live here, not in the checks
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -405,6 +406,11 @@ def variants_for(ruleset: str) -> list[Variant]:
 
 def find_rules(ruleset: str = DEFAULT_RULESET, variants: Iterable[str] = ()) -> Rules:
     """The rules a table plays by: a ruleset with its variants, checked and applied."""
+    return _find_rules(ruleset, tuple(variants))
+
+
+@functools.lru_cache(maxsize=256)
+def _find_rules(ruleset: str, variants: tuple[str, ...]) -> Rules:
     rules = find_ruleset(ruleset)
     chosen: list[str] = []
     for slug in variants:

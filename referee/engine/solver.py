@@ -334,34 +334,65 @@ def _length_splits(minimums: list[int], total: int) -> Iterator[tuple[int, ...]]
     return rec(0, total)
 
 
-_COVER_CACHE: dict[tuple[tuple[tuple[int, int], ...], Suit, tuple[int, ...], bool], tuple[Window, ...] | None] = {}
-
-
 def _cover_suit(
     naturals: Counter[tuple[int, Suit]], suit: Suit, lengths: list[int], joins_allowed: bool
 ) -> tuple[Window, ...] | None:
-    """Windows of these lengths in one suit that hold every natural card of that suit."""
-    counts = tuple(sorted((rank, c) for (rank, s), c in naturals.items() if s is suit and c > 0))
-    key = (counts, suit, tuple(lengths), joins_allowed)
-    if key in _COVER_CACHE:
-        return _COVER_CACHE[key]
-    need = dict(counts)
-    starts = [range(1, HIGH_ACE - ln + 2) for ln in lengths]
-    result: tuple[Window, ...] | None = None
-    for combo in product(*starts):
-        windows = tuple((suit, st, st + ln - 1) for st, ln in zip(combo, lengths, strict=True))
-        if not joins_allowed and any(_joins(a, b) for j, a in enumerate(windows) for b in windows[j + 1 :]):
-            continue
-        if all(_coverage(windows, rank) >= count for rank, count in need.items()):
-            result = windows
-            break
-    if len(_COVER_CACHE) > 50_000:
-        _COVER_CACHE.clear()
-    _COVER_CACHE[key] = result
-    return result
+    """Windows of these lengths in one suit that hold every natural card of that suit.
+
+    An ace goes low (position 1) or high (14): each split of the aces is tried. Then the
+    lowest place still to cover must lie in one of the windows not yet placed, which
+    bounds the branching to a window's length at each step.
+    """
+    counts = {rank: c for (rank, s), c in naturals.items() if s is suit and c > 0}
+    aces = counts.pop(ACE, 0)
+    for low in range(aces, -1, -1):
+        need = dict(counts)
+        if low:
+            need[1] = low
+        if aces - low:
+            need[HIGH_ACE] = aces - low
+        found = _place(need, sorted(lengths), [], suit, joins_allowed)
+        if found is not None:
+            # Put the windows back in the order of the lengths asked for.
+            ordered: list[Window] = []
+            pool = list(found)
+            for ln in lengths:
+                w = next(w for w in pool if w[2] - w[1] + 1 == ln)
+                pool.remove(w)
+                ordered.append(w)
+            return tuple(ordered)
+    return None
 
 
-def _coverage(windows: tuple[Window, ...], rank: int) -> int:
-    if rank == ACE:
-        return sum(1 for _, st, end in windows if st == 1 or end == HIGH_ACE)
-    return sum(1 for _, st, end in windows if st <= rank <= end)
+def _place(
+    need: dict[int, int], lengths: list[int], placed: list[Window], suit: Suit, joins_allowed: bool
+) -> list[Window] | None:
+    if not lengths:
+        return placed if not need else None
+    if sum(need.values()) > sum(lengths) or (need and max(need.values()) > len(lengths)):
+        return None
+    if not need:
+        # Nothing left to cover: the rest may stand anywhere that does not join.
+        for start in range(1, HIGH_ACE - lengths[0] + 2):
+            window = (suit, start, start + lengths[0] - 1)
+            if joins_allowed or not any(_joins(window, w) for w in placed):
+                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed)
+                if found is not None:
+                    return found
+        return None
+    lowest = min(need)
+    for i, ln in enumerate(lengths):
+        if ln in lengths[:i]:
+            continue  # the same length was tried already
+        for start in range(max(1, lowest - ln + 1), min(lowest, HIGH_ACE - ln + 1) + 1):
+            window = (suit, start, start + ln - 1)
+            if 1 in need and HIGH_ACE in need and start == 1 and window[2] == HIGH_ACE:
+                continue
+            if not joins_allowed and any(_joins(window, w) for w in placed):
+                continue
+            rest = {p: c - (start <= p <= window[2]) for p, c in need.items()}
+            rest = {p: c for p, c in rest.items() if c > 0}
+            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed)
+            if found is not None:
+                return found
+    return None

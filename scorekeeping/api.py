@@ -1,13 +1,20 @@
-"""One error path for the whole API: domain errors and validation errors as 4xx JSON.
+"""The API's plumbing: one error path, and JSON-only content negotiation.
+
+One error path for the whole API: domain errors and validation errors as 4xx JSON.
 
 Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework import exceptions, status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -51,3 +58,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is not None and isinstance(response.data, dict) and "detail" in response.data:
         response.data = error_body(str(response.data["detail"]))
     return response
+
+
+class JSONOnlyNegotiation(BaseContentNegotiation):
+    """The API speaks JSON only: take the one parser and renderer without weighing headers."""
+
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        content_type = (request.content_type or "").split(";")[0].strip()
+        return next((p for p in parsers if p.media_type == content_type), None)
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
