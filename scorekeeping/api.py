@@ -1,74 +1,314 @@
-"""The API's plumbing: one error path, and JSON-only content negotiation.
+"""The score-keeper's JSON API: games, rounds, standings, history, undo.
 
-One error path for the whole API: domain errors and validation errors as 4xx JSON.
-
-Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}``.
+Reads need only the game's id; every write needs its edit token in ``X-Game-Token``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from rest_framework import exceptions, status
-from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import BaseParser
-from rest_framework.renderers import BaseRenderer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import APIView
 
-from referee.engine import RefereeError
+from referee.api import ERROR
+from referee.engine import DEFAULT_RULESET
+from referee.fields import CardsField
+from referee.serializers import InputSerializer
 
+from .representations import change_data, game_data, standings_data
+from .selectors import game_get, game_history, game_standings
+from .services import game_create, game_require_token, game_undo, round_record, round_replace
 
-def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
-    if isinstance(detail, dict):
-        out: dict[str, list[str]] = {}
-        for key, value in detail.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
-            if key == "non_field_errors":
-                name = prefix or "non_field_errors"
-            for k, v in _flatten(value, name).items():
-                out.setdefault(k, []).extend(v)
-        return out
-    if isinstance(detail, list):
-        out = {}
-        for i, item in enumerate(detail):
-            name = prefix if not isinstance(item, dict | list) else f"{prefix}[{i}]"
-            for k, v in _flatten(item, name).items():
-                out.setdefault(k, []).extend(v)
-        return out
-    return {prefix or "non_field_errors": [str(detail)]}
+TOKEN = OpenApiParameter(
+    "X-Game-Token", str, OpenApiParameter.HEADER, required=True, description="The game's edit token."
+)
+WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR}
 
 
-def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    return {"detail": detail, "errors": errors or {}}
+def _token(request: Request) -> str | None:
+    return request.headers.get("X-Game-Token")
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, RefereeError):
-        field = exc.field or "non_field_errors"
-        return Response(error_body(str(exc), {field: [str(exc)]}), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, exceptions.ValidationError):
-        errors = _flatten(exc.detail)
-        first_field, messages = next(iter(errors.items()), ("", ["invalid input"]))
-        detail = messages[0] if first_field == "non_field_errors" else f"{first_field}: {messages[0]}"
-        return Response(error_body(detail, errors), status=status.HTTP_400_BAD_REQUEST)
-    response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
-        response.data = error_body(str(response.data["detail"]))
-    return response
+class GameOutput(serializers.Serializer):  # type: ignore[type-arg]
+    """Documents ``game_data``."""
+
+    class Meta:
+        ref_name = "Game"
+
+    id = serializers.CharField()
+    ruleset = serializers.CharField()
+    variants = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    players = inline_serializer(
+        "Seat", {"name": serializers.CharField(), "seat": serializers.IntegerField()}, many=True
+    )
+    first_dealer = serializers.CharField()
+    first_dealer_method = serializers.ChoiceField(choices=["named", "random", "draw"])
+    rounds = inline_serializer(
+        "RecordedRound",
+        {
+            "number": serializers.IntegerField(),
+            "winner": serializers.CharField(allow_null=True),
+            "dealer": serializers.CharField(),
+            "hand_size": serializers.IntegerField(),
+            "wild_rank": serializers.CharField(allow_null=True),
+            "cut_bonus": serializers.BooleanField(),
+            "scores": inline_serializer(
+                "RoundScore",
+                {
+                    "player": serializers.CharField(),
+                    "points": serializers.IntegerField(),
+                    "penalty": serializers.IntegerField(),
+                    "adjustment": serializers.IntegerField(),
+                    "cards": serializers.ListField(child=serializers.CharField()),
+                    "typed": serializers.BooleanField(),
+                    "buys": serializers.IntegerField(),
+                    "breakdown": inline_serializer(
+                        "ScoredCard",
+                        {
+                            "card": serializers.CharField(),
+                            "points": serializers.IntegerField(),
+                            "wild": serializers.BooleanField(),
+                        },
+                        many=True,
+                    ),
+                },
+                many=True,
+            ),
+        },
+        many=True,
+    )
+    current_round = inline_serializer(
+        "CurrentRound",
+        {
+            "number": serializers.IntegerField(),
+            "hand_size": serializers.IntegerField(),
+            "wild_rank": serializers.CharField(allow_null=True),
+            "wilds": serializers.CharField(),
+            "contract": serializers.CharField(),
+            "components": inline_serializer(
+                "RoundComponent",
+                {"kind": serializers.ChoiceField(choices=["book", "run"]), "length": serializers.IntegerField()},
+                many=True,
+            ),
+            "final": serializers.BooleanField(),
+            "dealer": serializers.CharField(),
+            "first_player": serializers.CharField(),
+            "packs": serializers.IntegerField(),
+            "jokers": serializers.IntegerField(),
+            "stock": serializers.IntegerField(),
+            "upcard": serializers.IntegerField(),
+        },
+        allow_null=True,
+    )
+    finished = serializers.BooleanField()
+    standings = inline_serializer(
+        "GameStandings",
+        {
+            "finished": serializers.BooleanField(),
+            "standings": inline_serializer(
+                "Standing",
+                {
+                    "player": serializers.CharField(),
+                    "total": serializers.IntegerField(),
+                    "round_wins": serializers.IntegerField(),
+                    "place": serializers.IntegerField(),
+                },
+                many=True,
+            ),
+            "winners": serializers.ListField(child=serializers.CharField()),
+            "notes": serializers.ListField(child=serializers.CharField()),
+        },
+    )
 
 
-class JSONOnlyNegotiation(BaseContentNegotiation):
-    """The API speaks JSON only: take the one parser and renderer without weighing headers."""
+class GamesView(APIView):
+    """Start a game."""
 
-    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
-        content_type = (request.content_type or "").split(";")[0].strip()
-        return next((p for p in parsers if p.media_type == content_type), None)
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "GameInput"
 
-    def select_renderer(
-        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        renderer = next(iter(renderers))
-        return renderer, renderer.media_type
+        ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
+        variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
+        players = serializers.ListField(
+            child=serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=200),
+            max_length=20,
+            help_text="Names in seat order, clockwise.",
+        )
+        first_dealer = serializers.CharField(
+            required=False,
+            allow_null=True,
+            default=None,
+            max_length=200,
+            help_text="A player's name; random if absent.",
+        )
+        draw = serializers.DictField(
+            child=serializers.CharField(max_length=20),
+            required=False,
+            default=None,
+            allow_null=True,
+            help_text="Draw for the deal: each player's card; the highest (aces high) deals.",
+        )
+
+    class OutputSerializer(GameOutput):
+        class Meta:
+            ref_name = "NewGame"
+
+        edit_token = serializers.CharField(help_text="The secret that lets a phone record and correct rounds.")
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        game, token = game_create(
+            ruleset=data["ruleset"],
+            variants=data["variants"],
+            players=data["players"],
+            first_dealer=data["first_dealer"],
+            draw=data["draw"],
+        )
+        return Response({**game_data(game_get(game_id=game.pk)), "edit_token": token}, status=status.HTTP_201_CREATED)
+
+
+class GameView(APIView):
+    """A game: players, rounds with every score, the round to deal next, standings."""
+
+    @extend_schema(responses={200: GameOutput, 404: ERROR})
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(game_data(game_get(game_id=game_id)))
+
+
+class RoundInput(InputSerializer):
+    number = serializers.IntegerField(min_value=1, max_value=100)
+    winner = serializers.CharField(required=False, allow_null=True, default=None, max_length=200)
+    hands = serializers.DictField(child=CardsField(), default=dict, help_text="Name -> the cards left in hand.")
+    points = serializers.DictField(
+        child=serializers.IntegerField(min_value=-1_000_000, max_value=1_000_000),
+        default=dict,
+        help_text="Name -> points typed instead of cards.",
+    )
+    buys = serializers.DictField(
+        child=serializers.IntegerField(min_value=-1000, max_value=1000), default=dict, help_text="Name -> buys taken."
+    )
+    cut_bonus = serializers.BooleanField(default=False, help_text="Liverpool: the cutter cut exactly right (-50).")
+    version = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="The game version this entry was based on."
+    )
+
+
+def _round_args(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: data[k] for k in ("winner", "hands", "points", "buys", "cut_bonus", "version")}
+
+
+class RoundsView(APIView):
+    """Record the next round."""
+
+    @extend_schema(request=RoundInput, parameters=[TOKEN], responses={201: GameOutput, **WRITE_ERRORS})
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_get(game_id=game_id)
+        game_require_token(game=game, token=_token(request))
+        serializer = RoundInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        round_record(game=game, number=data["number"], **_round_args(data))
+        return Response(game_data(game_get(game_id=game_id)), status=status.HTTP_201_CREATED)
+
+
+class RoundView(APIView):
+    """Correct a recorded round."""
+
+    class InputSerializer(RoundInput):
+        class Meta:
+            ref_name = "RoundCorrection"
+
+        number = serializers.IntegerField(required=False, help_text="Ignored: the round is the one in the address.")
+
+    @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
+    def put(self, request: Request, game_id: str, number: int) -> Response:
+        game = game_get(game_id=game_id)
+        game_require_token(game=game, token=_token(request))
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        round_replace(game=game, number=number, **_round_args(serializer.validated_data))
+        return Response(game_data(game_get(game_id=game_id)))
+
+
+class StandingsView(APIView):
+    """Totals, rounds won and places."""
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Standings",
+                {
+                    "finished": serializers.BooleanField(),
+                    "standings": inline_serializer(
+                        "StandingRow",
+                        {
+                            "player": serializers.CharField(),
+                            "total": serializers.IntegerField(),
+                            "round_wins": serializers.IntegerField(),
+                            "place": serializers.IntegerField(),
+                        },
+                        many=True,
+                    ),
+                    "winners": serializers.ListField(child=serializers.CharField()),
+                    "notes": serializers.ListField(child=serializers.CharField()),
+                },
+            ),
+            404: ERROR,
+        }
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(standings_data(game_standings(game=game_get(game_id=game_id))))
+
+
+CHANGE = inline_serializer(
+    "Change",
+    {
+        "id": serializers.IntegerField(),
+        "action": serializers.ChoiceField(choices=["record", "correct", "undo"]),
+        "round": serializers.IntegerField(),
+        "at": serializers.DateTimeField(),
+        "version": serializers.IntegerField(),
+        "before": serializers.JSONField(allow_null=True),
+        "after": serializers.JSONField(allow_null=True),
+        "undoes": serializers.IntegerField(allow_null=True),
+        "undone": serializers.BooleanField(),
+    },
+    many=True,
+)
+
+
+class HistoryView(APIView):
+    """Every change to the game, newest first, with the round before and after."""
+
+    @extend_schema(responses={200: inline_serializer("History", {"changes": CHANGE}, many=False), 404: ERROR})
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_get(game_id=game_id)
+        return Response({"changes": [change_data(c) for c in game_history(game=game)]})
+
+
+class UndoView(APIView):
+    """Undo the latest change still in force (it stays in the history)."""
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "UndoInput"
+
+        version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+    @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_get(game_id=game_id)
+        game_require_token(game=game, token=_token(request))
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game_undo(game=game, version=serializer.validated_data["version"])
+        return Response(game_data(game_get(game_id=game_id)))

@@ -27,4 +27,5 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
     path("", include("referee.urls")),
+    path("", include("scorekeeping.api_urls")),
 ]

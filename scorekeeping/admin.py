@@ -1,0 +1,43 @@
+from django.contrib import admin
+
+from .models import Change, Game, Player, Round, Score
+
+
+class PlayerInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Player
+    extra = 0
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["id", "ruleset", "variants", "version", "created_at", "updated_at"]
+    list_filter = ["ruleset"]
+    search_fields = ["id", "players__name"]
+    readonly_fields = ["edit_token_hash", "version", "created_at", "updated_at"]
+    inlines = [PlayerInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "game", "seat"]
+    search_fields = ["name", "game__id"]
+
+
+class ScoreInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Score
+    extra = 0
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["game", "number", "winner", "dealer", "wild_rank", "recorded_at"]
+    list_filter = ["game__ruleset"]
+    search_fields = ["game__id"]
+    inlines = [ScoreInline]
+
+
+@admin.register(Change)
+class ChangeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["game", "action", "round_number", "version", "at"]
+    list_filter = ["action"]
+    search_fields = ["game__id"]

@@ -1,0 +1,78 @@
+"""The API's plumbing: one error path, and JSON-only content negotiation.
+
+One error path for the whole API: domain errors and validation errors as 4xx JSON.
+
+Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rest_framework import exceptions, status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from referee.engine import RefereeError
+
+from .errors import ScorekeepingError
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    if isinstance(detail, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key == "non_field_errors":
+                name = prefix or "non_field_errors"
+            for k, v in _flatten(value, name).items():
+                out.setdefault(k, []).extend(v)
+        return out
+    if isinstance(detail, list):
+        out = {}
+        for i, item in enumerate(detail):
+            name = prefix if not isinstance(item, dict | list) else f"{prefix}[{i}]"
+            for k, v in _flatten(item, name).items():
+                out.setdefault(k, []).extend(v)
+        return out
+    return {prefix or "non_field_errors": [str(detail)]}
+
+
+def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    return {"detail": detail, "errors": errors or {}}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ScorekeepingError):
+        return Response(error_body(exc.message, exc.errors), status=exc.status)
+    if isinstance(exc, RefereeError):
+        field = exc.field or "non_field_errors"
+        return Response(error_body(str(exc), {field: [str(exc)]}), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _flatten(exc.detail)
+        first_field, messages = next(iter(errors.items()), ("", ["invalid input"]))
+        detail = messages[0] if first_field == "non_field_errors" else f"{first_field}: {messages[0]}"
+        return Response(error_body(detail, errors), status=status.HTTP_400_BAD_REQUEST)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
+        response.data = error_body(str(response.data["detail"]))
+    return response
+
+
+class JSONOnlyNegotiation(BaseContentNegotiation):
+    """The API speaks JSON only: take the one parser and renderer without weighing headers."""
+
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        content_type = (request.content_type or "").split(";")[0].strip()
+        return next((p for p in parsers if p.media_type == content_type), None)
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type

@@ -1,0 +1,33 @@
+"""The score-keeper's domain errors: each says what is wrong, and where."""
+
+from __future__ import annotations
+
+
+class ScorekeepingError(Exception):
+    """Base: a request the score-keeper refuses, changing nothing."""
+
+    status = 400
+
+    def __init__(self, errors: dict[str, list[str]] | str, field: str = "non_field_errors") -> None:
+        self.errors = {field: [errors]} if isinstance(errors, str) else errors
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return "; ".join(m for messages in self.errors.values() for m in messages)
+
+
+class InvalidInput(ScorekeepingError):
+    """400: the input breaks a rule (an unknown player, too many cards, a round out of order)."""
+
+
+class Conflict(ScorekeepingError):
+    """409: the game moved on meanwhile (a round recorded by another phone, a stale version)."""
+
+    status = 409
+
+
+class EditForbidden(ScorekeepingError):
+    """403: the edit token is missing or wrong."""
+
+    status = 403

@@ -1,0 +1,114 @@
+"""Games, players, rounds, scores and the history of every change.
+
+Business rules live in ``services.py``; these are the tables. A round stores the rules it
+was scored with (wild rank, cards dealt, dealer) and every score its points and
+breakdown, so a written score never changes when the tables would say otherwise later.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models.functions import Lower
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)  # 12 characters, 72 random bits
+
+
+class Game(models.Model):
+    id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
+    ruleset = models.CharField(max_length=20)
+    variants = models.JSONField(default=list, blank=True)
+    edit_token_hash = models.CharField(max_length=64, help_text="SHA-256 of the edit token; the token is never stored.")
+    first_dealer_seat = models.PositiveSmallIntegerField()
+    first_dealer_method = models.CharField(
+        max_length=10, choices=[("named", "named"), ("random", "random"), ("draw", "drawn for")]
+    )
+    version = models.PositiveIntegerField(default=1, help_text="Goes up by one with every change.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} game {self.id}"
+
+
+class Player(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField(help_text="0-based, clockwise")
+    name = models.CharField(max_length=30)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="player_seat_unique"),
+            models.UniqueConstraint("game", Lower("name"), name="player_name_unique_ci"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    dealt = models.PositiveSmallIntegerField()
+    wild_rank = models.CharField(max_length=2, blank=True, help_text="The rank wild in this round, besides jokers.")
+    cut_bonus = models.BooleanField(default=False, help_text="Liverpool: the cutter cut exactly the cards needed.")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.game_id}"
+
+
+class Score(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="scores")
+    cards = models.CharField(max_length=400, blank=True, help_text="The cards left in hand, when tapped in.")
+    typed = models.BooleanField(default=False, help_text="Points typed directly instead of cards.")
+    penalty = models.IntegerField(help_text="Points for the cards left in hand.")
+    adjustment = models.IntegerField(default=0, help_text="Bonuses, e.g. Liverpool's -50 for the cut.")
+    points = models.IntegerField(help_text="penalty + adjustment: what the round adds to the total.")
+    buys = models.PositiveSmallIntegerField(default=0)
+    breakdown = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["round", "player__seat"]
+        constraints = [models.UniqueConstraint(fields=["round", "player"], name="score_player_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.points}"
+
+
+class Change(models.Model):
+    """One change to a game, with the round before and after: the game's history."""
+
+    class Action(models.TextChoices):
+        RECORD = "record", "recorded"
+        CORRECT = "correct", "corrected"
+        UNDO = "undo", "undid"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    round_number = models.PositiveSmallIntegerField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
+    version = models.PositiveIntegerField(help_text="The game's version after this change.")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} round {self.round_number}"

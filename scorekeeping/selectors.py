@@ -1,0 +1,150 @@
+"""Score-keeping's reads: a game with everything a page or the API shows, in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from referee.engine import Component, Rules, TieBreak
+from referee.engine.cards import rank_text
+
+from .models import Change, Game, Player, Round, Score
+from .services import dealer_seat, rules_for
+
+
+def games_with_everything() -> QuerySet[Game]:
+    return Game.objects.prefetch_related(
+        Prefetch("players", queryset=Player.objects.order_by("seat")),
+        Prefetch(
+            "rounds",
+            queryset=Round.objects.order_by("number").prefetch_related(
+                Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
+            ),
+        ),
+    )
+
+
+def game_get(*, game_id: str) -> Game:
+    """The game with its players, rounds and scores (4 queries), or 404."""
+    return get_object_or_404(games_with_everything(), pk=game_id)
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: Player
+    total: int
+    round_wins: int
+    place: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    finished: bool
+    rows: list[Standing]
+    notes: list[str]  # how ties were broken or shared
+
+    @property
+    def winners(self) -> list[Player]:
+        return [r.player for r in self.rows if r.place == 1] if self.finished else []
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _names(players: list[Player]) -> str:
+    names = [p.name for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def game_standings(*, game: Game) -> Standings:
+    """Totals, rounds won and places; lowest total first, ties as the ruleset breaks them."""
+    rules = rules_for(game)
+    players: list[Player] = list(game.players.all())
+    rounds: list[Round] = list(game.rounds.all())
+    totals = {p.pk: 0 for p in players}
+    wins = {p.pk: 0 for p in players}
+    for rnd in rounds:
+        for score in rnd.scores.all():
+            totals[score.player_id] += score.points
+        if rnd.winner_id is not None:
+            wins[rnd.winner_id] += 1
+    by_wins = rules.tie_break is TieBreak.ROUND_WINS
+
+    def key(p: Player) -> tuple[int, int]:
+        return (totals[p.pk], -wins[p.pk] if by_wins else 0)
+
+    ordered = sorted(players, key=lambda p: (*key(p), p.seat))
+    rows = [Standing(p, totals[p.pk], wins[p.pk], 1 + sum(key(q) < key(p) for q in players)) for p in ordered]
+    notes: list[str] = []
+    for total in sorted({totals[p.pk] for p in players}):
+        tied = [p for p in ordered if totals[p.pk] == total]
+        if len(tied) < 2 or not rounds:
+            continue
+        if by_wins and len({wins[p.pk] for p in tied}) > 1:
+            counts = " against ".join(str(wins[p.pk]) for p in tied)
+            notes.append(f"{_names(tied)} have {total} points each; most rounds won goes first ({counts}).")
+        for group_key in sorted({key(p) for p in tied}):
+            group = [p for p in tied if key(p) == group_key]
+            if len(group) > 1:
+                place = 1 + sum(key(q) < group_key for q in players)
+                why = " and as many rounds won" if by_wins else ""
+                notes.append(f"{_names(group)} share {_ordinal(place)} place: {total} points each{why}.")
+    return Standings(finished=len(rounds) >= rules.last_round, rows=rows, notes=notes)
+
+
+@dataclass(frozen=True)
+class CurrentRound:
+    number: int
+    hand_size: int
+    wild_rank: str | None
+    wild_words: str
+    contract: str
+    components: tuple[Component, ...]
+    final: bool
+    dealer: Player
+    first_player: Player
+    packs: int
+    jokers: int
+    stock: int
+    upcard: int
+    round_word: str
+
+
+def game_current_round(*, game: Game) -> CurrentRound | None:
+    """The round to deal next, or None when the game is finished."""
+    rules: Rules = rules_for(game)
+    number = len(game.rounds.all()) + 1
+    if number > rules.last_round:
+        return None
+    players: list[Player] = list(game.players.all())
+    n = len(players)
+    dealer = dealer_seat(game, number, n)
+    deck = rules.deck(n)
+    wild = rules.wild_rank(number)
+    rnd = rules.round(number)
+    return CurrentRound(
+        number=number,
+        hand_size=rnd.dealt,
+        wild_rank=rank_text(wild) if wild is not None else None,
+        wild_words=rules.wild_words(number),
+        contract=rules.contract_words(number),
+        components=rnd.contract,
+        final=rnd.final,
+        dealer=players[dealer],
+        first_player=players[(dealer + 1) % n],
+        packs=deck.packs,
+        jokers=deck.jokers,
+        stock=rules.stock(n, number),
+        upcard=1,
+        round_word=rules.round_word,
+    )
+
+
+def game_history(*, game: Game) -> list[Change]:
+    """Every change, newest first, each marked ``is_undone`` when a later undo reverted it."""
+    undone = Change.objects.filter(undoes=OuterRef("pk"))
+    return list(game.changes.annotate(is_undone=Exists(undone)).order_by("-id"))

@@ -1,0 +1,508 @@
+"""Score-keeping's writes: create a game, record and correct rounds, undo. One place for the rules.
+
+Every function validates everything first and writes nothing when it refuses; the writes
+run in one transaction with the game row locked, so two phones cannot record the same
+round twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from referee.engine import (
+    Card,
+    RefereeError,
+    Rules,
+    find_rules,
+    parse_cards,
+    score_hand,
+)
+from referee.engine.cards import ACE, RANK_PLURALS, rank_text
+from referee.engine.checks import copy_reasons
+
+from .errors import Conflict, EditForbidden, InvalidInput
+from .models import Change, Game, Player, Round, Score
+
+MAX_NAME = 30
+CardsInput = str | Sequence[str]
+
+
+# --- tokens ------------------------------------------------------------------------
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def game_token_valid(*, game: Game, token: str | None) -> bool:
+    """Constant-time comparison of a presented edit token with the game's."""
+    if not token:
+        return False
+    return hmac.compare_digest(token_hash(token), game.edit_token_hash)
+
+
+def game_require_token(*, game: Game, token: str | None) -> None:
+    if not game_token_valid(game=game, token=token):
+        raise EditForbidden("changing this game needs its edit token (the edit link, or the X-Game-Token header)")
+
+
+# --- creating a game ---------------------------------------------------------------
+
+
+def rules_for(game: Game) -> Rules:
+    return find_rules(game.ruleset, game.variants)
+
+
+def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
+    errors: dict[str, list[str]] = {}
+    cleaned: list[str] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(names):
+        key = f"players.{i}"
+        name = " ".join(str(raw).split()) if isinstance(raw, str) else ""
+        if not name:
+            errors.setdefault(key, []).append(f"player {i + 1} needs a name")
+        elif len(name) > MAX_NAME:
+            errors.setdefault(key, []).append(
+                f"{name[:MAX_NAME]}… is too long: names have at most {MAX_NAME} characters"
+            )
+        elif name.casefold() in seen:
+            errors.setdefault(key, []).append(
+                f"{name} is already at the table (player {seen[name.casefold()] + 1}); names must differ"
+            )
+        else:
+            seen[name.casefold()] = i
+        cleaned.append(name)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        errors.setdefault("players", []).append(
+            f"{rules.title} is for {rules.min_players}-{rules.max_players} players, not {len(names)}"
+        )
+    if errors:
+        raise InvalidInput(errors)
+    return cleaned
+
+
+def _draw_rank(card: Card) -> int:
+    """In the draw for the deal aces are high."""
+    assert card.rank is not None
+    return 14 if card.rank == ACE else card.rank
+
+
+def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str, str] | None) -> tuple[int, str]:
+    by_key = {n.casefold(): i for i, n in enumerate(names)}
+    if first_dealer is not None and draw:
+        raise InvalidInput("name the first dealer or draw for it, not both", "first_dealer")
+    if first_dealer is not None:
+        seat = by_key.get(" ".join(first_dealer.split()).casefold())
+        if seat is None:
+            raise InvalidInput(f"{first_dealer!r} is not one of the players", "first_dealer")
+        return seat, "named"
+    if not draw:
+        return secrets.randbelow(len(names)), "random"
+    errors: dict[str, list[str]] = {}
+    drawn: dict[int, Card] = {}
+    for name, text in draw.items():
+        seat = by_key.get(" ".join(name.split()).casefold())
+        if seat is None:
+            errors.setdefault(f"draw.{name}", []).append(f"{name!r} is not one of the players")
+            continue
+        try:
+            cards = parse_cards(text)
+        except RefereeError as exc:
+            errors.setdefault(f"draw.{name}", []).append(f"{names[seat]}: {exc}")
+            continue
+        if len(cards) != 1 or cards[0].is_joker:
+            errors.setdefault(f"draw.{name}", []).append(f"{names[seat]} draws one card, not a joker")
+            continue
+        drawn[seat] = cards[0]
+    missing = [names[i] for i in range(len(names)) if i not in drawn and f"draw.{names[i]}" not in errors]
+    if missing:
+        errors.setdefault("draw", []).append(f"every player draws a card; missing: {', '.join(missing)}")
+    if errors:
+        raise InvalidInput(errors)
+    best = max(_draw_rank(c) for c in drawn.values())
+    top = [seat for seat, c in drawn.items() if _draw_rank(c) == best]
+    if len(top) > 1:
+        who = " and ".join(names[s] for s in sorted(top))
+        raise InvalidInput(
+            f"{who} tie with the highest card ({RANK_PLURALS[1 if best == 14 else best]}): they draw again", "draw"
+        )
+    return top[0], "draw"
+
+
+def game_create(
+    *,
+    ruleset: str,
+    variants: Sequence[str],
+    players: Sequence[object],
+    first_dealer: str | None = None,
+    draw: Mapping[str, str] | None = None,
+) -> tuple[Game, str]:
+    """A new game and its edit token (returned once; only its hash is kept)."""
+    try:
+        rules = find_rules(ruleset, variants)
+    except RefereeError as exc:
+        raise InvalidInput(str(exc), "variants" if "variant" in str(exc) else "ruleset") from None
+    names = _clean_names(players, rules)
+    seat, method = _first_dealer(names, first_dealer, draw)
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=rules.slug,
+            variants=list(rules.variants),
+            edit_token_hash=token_hash(token),
+            first_dealer_seat=seat,
+            first_dealer_method=method,
+        )
+        Player.objects.bulk_create(Player(game=game, seat=i, name=n) for i, n in enumerate(names))
+    return game, token
+
+
+# --- recording rounds ----------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    player: Player
+    cards: list[Card] = field(default_factory=list)
+    typed: bool = False
+    penalty: int = 0
+    adjustment: int = 0
+    buys: int = 0
+    breakdown: list[dict[str, Any]] = field(default_factory=list)
+
+
+def dealer_seat(game: Game, number: int, players: int) -> int:
+    """The deal passes to the left (the next seat clockwise) every round."""
+    return (game.first_dealer_seat + number - 1) % players
+
+
+def _whole(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _max_points(rules: Rules, number: int, cards: int) -> int:
+    p = rules.penalties
+    dearest = max(p.joker, p.wild or 0, p.ace, p.ten_to_king, p.number or 9)
+    return dearest * cards
+
+
+def _plan_round(
+    game: Game,
+    rules: Rules,
+    players: list[Player],
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object],
+    cut_bonus: bool,
+) -> tuple[Player | None, Player, list[_Row]]:
+    """Score a round from what the table entered, or raise with every problem at once."""
+    errors: dict[str, list[str]] = {}
+
+    def fail(key: str, message: str) -> None:
+        errors.setdefault(key, []).append(message)
+
+    by_key = {p.name.casefold(): p for p in players}
+
+    def find(name: str, key: str) -> Player | None:
+        found = by_key.get(" ".join(str(name).split()).casefold())
+        if found is None:
+            fail(key, f"there is no player named {name!r} in this game")
+        return found
+
+    winner_player = find(winner, "winner") if winner is not None else None
+    hand_of = {p.pk: (name, value) for name, value in hands.items() if (p := find(name, f"hands.{name}"))}
+    points_of = {p.pk: (name, value) for name, value in points.items() if (p := find(name, f"points.{name}"))}
+    buys_of = {p.pk: (name, value) for name, value in buys.items() if (p := find(name, f"buys.{name}"))}
+    rnd = rules.round(number)
+    dealer = players[dealer_seat(game, number, len(players))]
+
+    rows: list[_Row] = []
+    for player in players:
+        row = _Row(player)
+        rows.append(row)
+        name = player.name
+        if player.pk in buys_of:
+            key = f"buys.{buys_of[player.pk][0]}"
+            count = _whole(buys_of[player.pk][1])
+            if count is None or count < 0:
+                fail(key, f"{name}'s buys must be a whole number of 0 or more, not {buys_of[player.pk][1]!r}")
+            elif count and not rules.buys.allowed:
+                fail(
+                    key,
+                    f"{rules.title} has no buys"
+                    + (" (the variant buy-discard allows them)" if rules.slug == "mexican" else ""),
+                )
+            elif rules.buys.limit is not None and count > rules.buys.limit:
+                fail(
+                    key,
+                    f"{name} took {count} buys; {rules.title} allows at most {rules.buys.limit} a {rules.round_word}",
+                )
+            else:
+                row.buys = count
+        most = rnd.dealt + 2 * row.buys
+        has_hand, has_points = player.pk in hand_of, player.pk in points_of
+        hand_key = f"hands.{hand_of[player.pk][0]}" if has_hand else f"hands.{name}"
+        points_key = f"points.{points_of[player.pk][0]}" if has_points else f"points.{name}"
+        if has_hand:
+            try:
+                row.cards = parse_cards(hand_of[player.pk][1])
+            except RefereeError as exc:
+                fail(hand_key, f"{name}: {exc}")
+        if player == winner_player:
+            if row.cards:
+                entered = "1 card was" if len(row.cards) == 1 else f"{len(row.cards)} cards were"
+                fail(hand_key, f"{name} went out, so {name} holds no cards; {entered} entered")
+            if has_points and _whole(points_of[player.pk][1]) != 0:
+                fail(points_key, f"{name} went out and scores 0")
+            continue
+        if has_hand and has_points:
+            fail(hand_key, f"give {name}'s cards or {name}'s points, not both")
+        elif not has_hand and not has_points:
+            fail(hand_key, f"{name}'s cards left in hand (or points) are missing")
+        elif has_points:
+            value = _whole(points_of[player.pk][1])
+            if value is None or value < 0:
+                fail(
+                    points_key, f"{name}'s points must be a whole number of 0 or more, not {points_of[player.pk][1]!r}"
+                )
+            elif value > _max_points(rules, number, most):
+                fail(
+                    points_key,
+                    f"{name} cannot have {value} points: {most} cards score at most {_max_points(rules, number, most)}",
+                )
+            else:
+                row.penalty, row.typed = value, True
+        elif not row.cards and hand_key not in errors:
+            fail(hand_key, f"{name} did not go out, so {name} holds cards: enter them (or the points)")
+        if len(row.cards) > most:
+            buys_note = f" and {row.buys} buys" if row.buys else ""
+            fail(
+                hand_key,
+                f"{name} holds {len(row.cards)} cards, but could hold at most {most} ({rnd.dealt} dealt{buys_note})",
+            )
+    all_cards = [c for row in rows for c in row.cards]
+    for reason in copy_reasons(rules, all_cards, len(players)):
+        fail("hands", f"across all hands: {reason}")
+    cutter = players[(dealer.seat - 1) % len(players)]
+    if cut_bonus:
+        if not rules.cut_bonus:
+            fail("cut_bonus", f"{rules.title} has no cut bonus (Liverpool has)")
+        else:
+            next(r for r in rows if r.player == cutter).adjustment = -rules.cut_bonus
+    if errors:
+        raise InvalidInput(errors)
+    for row in rows:
+        if row.cards:
+            penalty = score_hand(rules, number, row.cards, players=len(players))
+            row.penalty = penalty.points
+            row.breakdown = [{"card": str(c.card), "points": c.points, "wild": c.wild} for c in penalty.cards]
+    return winner_player, dealer, rows
+
+
+def _write_round(
+    game: Game, rules: Rules, number: int, winner: Player | None, dealer: Player, rows: list[_Row], cut_bonus: bool
+) -> Round:
+    wild = rules.wild_rank(number)
+    rnd = Round.objects.create(
+        game=game,
+        number=number,
+        winner=winner,
+        dealer=dealer,
+        dealt=rules.round(number).dealt,
+        wild_rank=rank_text(wild) if wild is not None else "",
+        cut_bonus=cut_bonus,
+    )
+    Score.objects.bulk_create(
+        Score(
+            round=rnd,
+            player=row.player,
+            cards=" ".join(str(c) for c in row.cards),
+            typed=row.typed,
+            penalty=row.penalty,
+            adjustment=row.adjustment,
+            points=row.penalty + row.adjustment,
+            buys=row.buys,
+            breakdown=row.breakdown,
+        )
+        for row in rows
+    )
+    return rnd
+
+
+def round_snapshot(rnd: Round) -> dict[str, Any]:
+    """A round as plain data, for the history (and to restore it on undo)."""
+    return {
+        "number": rnd.number,
+        "winner": rnd.winner.name if rnd.winner else None,
+        "dealer": rnd.dealer.name,
+        "dealt": rnd.dealt,
+        "wild_rank": rnd.wild_rank or None,
+        "cut_bonus": rnd.cut_bonus,
+        "scores": [
+            {
+                "player": s.player.name,
+                "cards": s.cards,
+                "typed": s.typed,
+                "penalty": s.penalty,
+                "adjustment": s.adjustment,
+                "points": s.points,
+                "buys": s.buys,
+                "breakdown": s.breakdown,
+            }
+            for s in rnd.scores.select_related("player").order_by("player__seat")
+        ],
+    }
+
+
+def _restore(game: Game, snapshot: dict[str, Any]) -> None:
+    by_name = {p.name: p for p in game.players.all()}
+    rnd = Round.objects.create(
+        game=game,
+        number=snapshot["number"],
+        winner=by_name[snapshot["winner"]] if snapshot["winner"] else None,
+        dealer=by_name[snapshot["dealer"]],
+        dealt=snapshot["dealt"],
+        wild_rank=snapshot["wild_rank"] or "",
+        cut_bonus=snapshot["cut_bonus"],
+    )
+    Score.objects.bulk_create(
+        Score(round=rnd, player=by_name[s.pop("player")], **s) for s in [dict(x) for x in snapshot["scores"]]
+    )
+
+
+def _locked(game: Game, version: int | None) -> Game:
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if version is not None and version != locked.version:
+        raise Conflict(_what_changed(locked, version), "version")
+    return locked
+
+
+def _what_changed(game: Game, version: int) -> str:
+    changes = list(game.changes.filter(version__gt=version).order_by("id"))
+    if not changes:
+        return f"this game is at version {game.version}, not {version}"
+    said = "; ".join(f"round {c.round_number} was {Change.Action(c.action).label}" for c in changes)
+    return f"the game changed on another phone since you loaded it: {said}"
+
+
+def _bump(game: Game) -> int:
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
+    return game.version
+
+
+def round_record(
+    *,
+    game: Game,
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None = None,
+    cut_bonus: bool = False,
+    version: int | None = None,
+) -> Round:
+    """Record the next round. 409 if it is recorded already, 400 for anything wrong in it."""
+    rules = rules_for(game)
+    with transaction.atomic():
+        game = _locked(game, version)
+        recorded = game.rounds.count()
+        if number <= recorded:
+            raise Conflict(f"round {number} is already recorded (by another phone?); correct it instead", "number")
+        if number > rules.last_round:
+            raise InvalidInput(
+                f"{rules.title} has {rules.last_round} {rules.round_word}s; there is no {rules.round_word} {number}",
+                "number",
+            )
+        if number != recorded + 1:
+            raise InvalidInput(
+                f"{rules.round_word} {number} is out of order: {rules.round_word} {recorded + 1} is next", "number"
+            )
+        players = list(game.players.order_by("seat"))
+        winner_player, dealer, rows = _plan_round(
+            game, rules, players, number, winner, hands, points, buys or {}, cut_bonus
+        )
+        try:
+            with transaction.atomic():
+                rnd = _write_round(game, rules, number, winner_player, dealer, rows, cut_bonus)
+        except IntegrityError:
+            raise Conflict(f"round {number} is already recorded (by another phone?)", "number") from None
+        Change.objects.create(
+            game=game, action=Change.Action.RECORD, round_number=number, after=round_snapshot(rnd), version=_bump(game)
+        )
+    return rnd
+
+
+def round_replace(
+    *,
+    game: Game,
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None = None,
+    cut_bonus: bool = False,
+    version: int | None = None,
+) -> Round:
+    """Correct a recorded round: the totals follow, the old round stays in the history."""
+    rules = rules_for(game)
+    with transaction.atomic():
+        game = _locked(game, version)
+        old = game.rounds.select_related("winner", "dealer").filter(number=number).first()
+        if old is None:
+            raise InvalidInput(
+                f"{rules.round_word} {number} has not been recorded, so it cannot be corrected", "number"
+            )
+        players = list(game.players.order_by("seat"))
+        winner_player, dealer, rows = _plan_round(
+            game, rules, players, number, winner, hands, points, buys or {}, cut_bonus
+        )
+        before = round_snapshot(old)
+        old.delete()
+        rnd = _write_round(game, rules, number, winner_player, dealer, rows, cut_bonus)
+        Change.objects.create(
+            game=game,
+            action=Change.Action.CORRECT,
+            round_number=number,
+            before=before,
+            after=round_snapshot(rnd),
+            version=_bump(game),
+        )
+    return rnd
+
+
+def game_undo(*, game: Game, version: int | None = None) -> Change:
+    """Undo the latest change still in force; the undo itself goes into the history."""
+    with transaction.atomic():
+        game = _locked(game, version)
+        last = game.changes.exclude(action=Change.Action.UNDO).filter(undone_by__isnull=True).order_by("-id").first()
+        if last is None:
+            raise InvalidInput("there is nothing to undo", "undo")
+        Round.objects.filter(game=game, number=last.round_number).delete()
+        if last.before is not None:
+            _restore(game, last.before)
+        return Change.objects.create(
+            game=game,
+            action=Change.Action.UNDO,
+            round_number=last.round_number,
+            before=last.after,
+            after=last.before,
+            undoes=last,
+            version=_bump(game),
+        )

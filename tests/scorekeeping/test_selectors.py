@@ -1,0 +1,142 @@
+"""Reads: the round to deal, standings with their tie-breaks, and a fixed number of queries."""
+
+import pytest
+
+from scorekeeping.representations import game_data
+from scorekeeping.selectors import game_current_round, game_get, game_history, game_standings
+
+from .conftest import fresh, record
+
+CARDS = ["2C", "2D", "2H", "2S", "5C", "5D", "5H", "5S"]
+
+
+def places(game):
+    return [(r.player.name, r.total, r.round_wins, r.place) for r in game_standings(game=fresh(game)).rows]
+
+
+def test_current_round_rotates_the_deal_to_the_left(game):
+    seen = []
+    for n in range(1, 8):
+        current = game_current_round(game=fresh(game))
+        seen.append(
+            (current.number, current.hand_size, current.wild_rank, current.dealer.name, current.first_player.name)
+        )
+        others = [p for p in ["Ana", "Ben", "Cy", "Dee"] if p != current.first_player.name]
+        record(game, n, current.first_player.name, dict(zip(others, CARDS, strict=False)))
+    assert seen == [
+        (1, 7, "3", "Ana", "Ben"),
+        (2, 8, "4", "Ben", "Cy"),
+        (3, 9, "5", "Cy", "Dee"),
+        (4, 10, "6", "Dee", "Ana"),
+        (5, 11, "7", "Ana", "Ben"),
+        (6, 12, "8", "Ben", "Cy"),
+        (7, 13, "9", "Cy", "Dee"),
+    ]
+    assert game_current_round(game=fresh(game)) is None
+
+
+def test_current_round_states_everything_to_announce(game):
+    current = game_current_round(game=fresh(game))
+    assert current.contract == "2 books of 3+"
+    assert current.wild_words == "Threes are wild, and jokers"
+    assert (current.packs, current.jokers, current.stock, current.upcard) == (2, 4, 79, 1)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "variants", "players", "stock"),
+    [
+        ("mexican", [], 6, 108 - 42 - 1),
+        ("mexican", ["third-deck"], 6, 162 - 42 - 1),
+        ("contract", [], 5, 108 - 50 - 1),
+        ("shanghai", [], 3, 106 - 33 - 1),
+    ],
+)
+def test_current_round_stock_by_deck(make_game, ruleset, variants, players, stock):
+    game = make_game(ruleset=ruleset, variants=variants, players=[f"P{i}" for i in range(players)], first_dealer="P0")
+    assert game_current_round(game=fresh(game)).stock == stock
+
+
+def test_standings_lowest_total_first(game):
+    record(game, 1, "Ana", {"Ben": "4C KC", "Cy": "JK", "Dee": "3D AS"})
+    assert places(game) == [("Ana", 0, 1, 1), ("Ben", 15, 0, 2), ("Cy", 20, 0, 3), ("Dee", 35, 0, 4)]
+
+
+def test_standings_mexican_tie_broken_by_rounds_won(make_game):
+    game = make_game(players=["Ana", "Ben", "Cy"])
+    record(game, 1, "Ana", {"Ben": "5C", "Cy": "KC"})  # Ben 5, Cy 10
+    record(game, 2, "Ben", {"Ana": "5C", "Cy": "2C"})  # Ana 5, Cy 15
+    record(game, 3, "Ana", {"Ben": "2C", "Cy": "2D"})  # Ben 10, Cy 20; Ana 5 with 2 wins, Ben 10
+    record(game, 4, "Ben", {"Ana": "5D", "Cy": "2H"})  # Ana 10 (2 wins), Ben 10 (2 wins)
+    record(game, 5, "Ana", {"Ben": "2S", "Cy": "2S"})  # Ana 10 (3 wins), Ben 15 (2 wins)
+    record(game, 6, "Ben", {"Ana": "5S", "Cy": "3S"})  # Ana 15 (3 wins), Ben 15 (3 wins)
+    record(game, 7, "Ben", {"Ana": "2C", "Cy": "3C"})  # Ana 20 (3), Ben 15 (4)
+    standings = game_standings(game=fresh(game))
+    assert standings.finished
+    assert [(r.player.name, r.total, r.round_wins, r.place) for r in standings.rows] == [
+        ("Ben", 15, 4, 1),
+        ("Ana", 20, 3, 2),
+        ("Cy", 40, 0, 3),
+    ]
+    assert [p.name for p in standings.winners] == ["Ben"]
+
+
+def test_standings_equal_totals_the_one_with_more_round_wins_places_higher(make_game):
+    game = make_game(players=["Ana", "Ben", "Cy"])
+    record(game, 1, "Ana", {"Ben": "5C", "Cy": "KC"})
+    record(game, 2, "Ana", {"Ben": "5C", "Cy": "KC"})
+    record(game, 3, "Ben", {"Ana": "KC", "Cy": "KD"})
+    # Ana 10 with 2 wins, Ben 10 with 1 win.
+    assert places(game) == [("Ana", 10, 2, 1), ("Ben", 10, 1, 2), ("Cy", 30, 0, 3)]
+    notes = game_standings(game=fresh(game)).notes
+    assert notes == ["Ana and Ben have 10 points each; most rounds won goes first (2 against 1)."]
+
+
+def test_standings_still_tied_share_the_place(make_game):
+    game = make_game(players=["Ana", "Ben", "Cy"])
+    record(game, 1, "Ana", {"Ben": "5C", "Cy": "KC"})
+    record(game, 2, "Ben", {"Ana": "5C", "Cy": "KC"})
+    assert places(game) == [("Ana", 5, 1, 1), ("Ben", 5, 1, 1), ("Cy", 20, 0, 3)]
+    assert game_standings(game=fresh(game)).notes == [
+        "Ana and Ben share 1st place: 5 points each and as many rounds won."
+    ]
+
+
+def test_standings_contract_equal_totals_share_whatever_the_rounds_won(make_game):
+    game = make_game(ruleset="contract", players=["Ana", "Ben", "Cy"])
+    record(game, 1, "Ana", {"Ben": "5C", "Cy": "KC"})
+    record(game, 2, "Ana", {"Ben": "5C", "Cy": "KC"})
+    record(game, 3, "Ben", {"Ana": "KC", "Cy": "KD"})
+    assert places(game) == [("Ana", 10, 2, 1), ("Ben", 10, 1, 1), ("Cy", 30, 0, 3)]
+
+
+def test_standings_not_finished_has_no_winners(game):
+    record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
+    standings = game_standings(game=fresh(game))
+    assert not standings.finished
+    assert standings.winners == []
+
+
+def test_history_marks_undone_changes(game):
+    from scorekeeping.services import game_undo
+
+    record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
+    game_undo(game=game)
+    history = game_history(game=fresh(game))
+    assert [(c.action, c.is_undone) for c in history] == [("undo", False), ("record", True)]
+
+
+def _play(game, rounds, names):
+    for n in range(1, rounds + 1):
+        record(game, n, names[0], dict(zip(names[1:], CARDS, strict=False)))
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(2, 1), (6, 7), (4, 3)])
+def test_reading_a_game_takes_a_fixed_number_of_queries(make_game, django_assert_num_queries, players, rounds):
+    names = [f"P{i}" for i in range(players)]
+    game = make_game(players=names, first_dealer="P0")
+    _play(game, rounds, names)
+    with django_assert_num_queries(4):  # game, players, rounds, scores
+        data = game_data(game_get(game_id=game.pk))
+    assert len(data["rounds"]) == rounds
+    with django_assert_num_queries(4):
+        game_standings(game=game_get(game_id=game.pk))
