@@ -1,8 +1,11 @@
 from django.urls import path
 
-from . import api
+from . import api, views
 
 urlpatterns = [
+    path("referee/", views.referee, name="referee"),
+    path("rules/", views.rules_index, name="rules"),
+    path("rules/<str:slug>/", views.rules_detail, name="rules-detail"),
     path("api/referee/check/", api.CheckView.as_view(), name="api-referee-check"),
     path("api/referee/score/", api.ScoreView.as_view(), name="api-referee-score"),
     path("api/rulesets/", api.RulesetListView.as_view(), name="api-rulesets"),

@@ -28,6 +28,10 @@ TOKEN = OpenApiParameter(
 WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR}
 
 
+def _base(request: Request) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
 def _token(request: Request) -> str | None:
     return request.headers.get("X-Game-Token")
 
@@ -39,6 +43,7 @@ class GameOutput(serializers.Serializer):  # type: ignore[type-arg]
         ref_name = "Game"
 
     id = serializers.CharField()
+    url = serializers.URLField(help_text="The game's table page.")
     ruleset = serializers.CharField()
     variants = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField()
@@ -173,7 +178,10 @@ class GamesView(APIView):
             first_dealer=data["first_dealer"],
             draw=data["draw"],
         )
-        return Response({**game_data(game_get(game_id=game.pk)), "edit_token": token}, status=status.HTTP_201_CREATED)
+        return Response(
+            {**game_data(game_get(game_id=game.pk), base_url=_base(request)), "edit_token": token},
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class GameView(APIView):
@@ -181,7 +189,7 @@ class GameView(APIView):
 
     @extend_schema(responses={200: GameOutput, 404: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(game_data(game_get(game_id=game_id)))
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)))
 
 
 class RoundInput(InputSerializer):
@@ -217,7 +225,7 @@ class RoundsView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         round_record(game=game, number=data["number"], **_round_args(data))
-        return Response(game_data(game_get(game_id=game_id)), status=status.HTTP_201_CREATED)
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)), status=status.HTTP_201_CREATED)
 
 
 class RoundView(APIView):
@@ -236,7 +244,7 @@ class RoundView(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         round_replace(game=game, number=number, **_round_args(serializer.validated_data))
-        return Response(game_data(game_get(game_id=game_id)))
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)))
 
 
 class StandingsView(APIView):
@@ -311,4 +319,4 @@ class UndoView(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
-        return Response(game_data(game_get(game_id=game_id)))
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)))

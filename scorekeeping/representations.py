@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 from .models import Change, Game, Round
 from .selectors import CurrentRound, Standings, game_current_round, game_standings
 
@@ -64,13 +66,17 @@ def standings_data(standings: Standings) -> dict[str, Any]:
     }
 
 
-def game_data(game: Game) -> dict[str, Any]:
-    """The game as the API shows it; ``game`` comes from ``game_get`` (everything prefetched)."""
+def game_data(game: Game, *, base_url: str = "") -> dict[str, Any]:
+    """The game as the API shows it; ``game`` comes from ``game_get`` (everything prefetched).
+
+    ``base_url`` (scheme and host) makes ``url`` absolute.
+    """
     players = list(game.players.all())
     names = {p.pk: p.name for p in players}
     standings = game_standings(game=game)
     return {
         "id": game.pk,
+        "url": base_url + reverse("table", args=[game.pk]),
         "ruleset": game.ruleset,
         "variants": game.variants,
         "version": game.version,

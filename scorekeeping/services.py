@@ -22,10 +22,10 @@ from referee.engine import (
     Rules,
     find_rules,
     parse_cards,
-    score_hand,
 )
 from referee.engine.cards import ACE, RANK_PLURALS, rank_text
 from referee.engine.checks import copy_reasons
+from referee.engine.scoring import card_score
 
 from .errors import Conflict, EditForbidden, InvalidInput
 from .models import Change, Game, Player, Round, Score
@@ -200,6 +200,19 @@ def _max_points(rules: Rules, number: int, cards: int) -> int:
     return dearest * cards
 
 
+@dataclass
+class RoundPlan:
+    """A round scored from what the table entered, with every problem found in it."""
+
+    winner: Player | None
+    dealer: Player
+    rows: list[_Row]
+    errors: dict[str, list[str]]
+
+    def row(self, player: Player) -> _Row:
+        return next(r for r in self.rows if r.player.pk == player.pk)
+
+
 def _plan_round(
     game: Game,
     rules: Rules,
@@ -210,8 +223,8 @@ def _plan_round(
     points: Mapping[str, object],
     buys: Mapping[str, object],
     cut_bonus: bool,
-) -> tuple[Player | None, Player, list[_Row]]:
-    """Score a round from what the table entered, or raise with every problem at once."""
+) -> RoundPlan:
+    """Score a round from what the table entered; ``errors`` names every problem at once."""
     errors: dict[str, list[str]] = {}
 
     def fail(key: str, message: str) -> None:
@@ -305,25 +318,45 @@ def _plan_round(
             fail("cut_bonus", f"{rules.title} has no cut bonus (Liverpool has)")
         else:
             next(r for r in rows if r.player == cutter).adjustment = -rules.cut_bonus
-    if errors:
-        raise InvalidInput(errors)
     for row in rows:
-        if row.cards:
-            penalty = score_hand(rules, number, row.cards, players=len(players))
-            row.penalty = penalty.points
-            row.breakdown = [{"card": str(c.card), "points": c.points, "wild": c.wild} for c in penalty.cards]
-    return winner_player, dealer, rows
+        if row.cards and not row.typed:
+            scored = [card_score(rules, number, c) for c in row.cards]
+            row.penalty = sum(c.points for c in scored)
+            row.breakdown = [{"card": str(c.card), "points": c.points, "wild": c.wild} for c in scored]
+    return RoundPlan(winner_player, dealer, rows, errors)
 
 
-def _write_round(
-    game: Game, rules: Rules, number: int, winner: Player | None, dealer: Player, rows: list[_Row], cut_bonus: bool
-) -> Round:
+def _checked_plan(*args: Any) -> RoundPlan:
+    plan = _plan_round(*args)
+    if plan.errors:
+        raise InvalidInput(plan.errors)
+    return plan
+
+
+def round_preview(
+    *,
+    game: Game,
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None = None,
+    cut_bonus: bool = False,
+) -> RoundPlan:
+    """What recording this round would score, and what is wrong with it so far; writes nothing."""
+    rules = rules_for(game)
+    rules.round(number)
+    players = list(game.players.all())
+    return _plan_round(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
+
+
+def _write_round(game: Game, rules: Rules, number: int, plan: RoundPlan, cut_bonus: bool) -> Round:
     wild = rules.wild_rank(number)
     rnd = Round.objects.create(
         game=game,
         number=number,
-        winner=winner,
-        dealer=dealer,
+        winner=plan.winner,
+        dealer=plan.dealer,
         dealt=rules.round(number).dealt,
         wild_rank=rank_text(wild) if wild is not None else "",
         cut_bonus=cut_bonus,
@@ -340,7 +373,7 @@ def _write_round(
             buys=row.buys,
             breakdown=row.breakdown,
         )
-        for row in rows
+        for row in plan.rows
     )
     return rnd
 
@@ -435,12 +468,10 @@ def round_record(
                 f"{rules.round_word} {number} is out of order: {rules.round_word} {recorded + 1} is next", "number"
             )
         players = list(game.players.order_by("seat"))
-        winner_player, dealer, rows = _plan_round(
-            game, rules, players, number, winner, hands, points, buys or {}, cut_bonus
-        )
+        plan = _checked_plan(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
         try:
             with transaction.atomic():
-                rnd = _write_round(game, rules, number, winner_player, dealer, rows, cut_bonus)
+                rnd = _write_round(game, rules, number, plan, cut_bonus)
         except IntegrityError:
             raise Conflict(f"round {number} is already recorded (by another phone?)", "number") from None
         Change.objects.create(
@@ -470,12 +501,10 @@ def round_replace(
                 f"{rules.round_word} {number} has not been recorded, so it cannot be corrected", "number"
             )
         players = list(game.players.order_by("seat"))
-        winner_player, dealer, rows = _plan_round(
-            game, rules, players, number, winner, hands, points, buys or {}, cut_bonus
-        )
+        plan = _checked_plan(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
         before = round_snapshot(old)
         old.delete()
-        rnd = _write_round(game, rules, number, winner_player, dealer, rows, cut_bonus)
+        rnd = _write_round(game, rules, number, plan, cut_bonus)
         Change.objects.create(
             game=game,
             action=Change.Action.CORRECT,

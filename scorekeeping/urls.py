@@ -28,4 +28,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("referee.urls")),
     path("", include("scorekeeping.api_urls")),
+    path("", include("scorekeeping.web_urls")),
 ]

@@ -26,6 +26,11 @@ def card_points(rules: Rules, number: int, card: Card) -> int:
     return _points(rules, number, card)[0]
 
 
+def card_score(rules: Rules, number: int, card: Card) -> CardPoints:
+    """One card's points in this round, and whether it counted as wild."""
+    return CardPoints(card, *_points(rules, number, card))
+
+
 def _points(rules: Rules, number: int, card: Card) -> tuple[int, bool]:
     table = rules.penalties
     if card.rank is None:
@@ -47,5 +52,5 @@ def score_hand(rules: Rules, number: int, cards: Sequence[Card], *, players: int
     from .checks import check_copies
 
     check_copies(rules, cards, players)
-    breakdown = tuple(CardPoints(card, *_points(rules, number, card)) for card in cards)
+    breakdown = tuple(card_score(rules, number, card) for card in cards)
     return Penalty(sum(c.points for c in breakdown), breakdown)

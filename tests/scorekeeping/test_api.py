@@ -229,3 +229,8 @@ def test_reading_a_game_over_the_api_takes_fixed_queries(api, created, django_as
 def test_methods_not_allowed(client, created):
     assert client.delete(f"/api/games/{created['id']}/").status_code == 405
     assert client.get(f"/api/games/{created['id']}/rounds/").status_code == 405
+
+
+def test_game_has_the_url_of_its_table_page(api, created, client):
+    assert created["url"] == f"http://testserver/g/{created['id']}/"
+    assert client.get(created["url"]).status_code == 200

@@ -1,0 +1,279 @@
+"""The referee's pages: check a layout by tapping or typing cards, and the rules of each ruleset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from .engine import (
+    DEFAULT_RULESET,
+    RULESETS,
+    Action,
+    RefereeError,
+    Rules,
+    Verdict,
+    find_rules,
+    parse_played,
+    variants_for,
+)
+from .engine.cards import Card
+from .htmx import HtmxHttpRequest
+from .presentation import chips, keypad
+from .representations import rules_data
+from .services import referee_check
+
+HAND = "hand"
+ACTIONS = (Action.OPEN, Action.LAYOFF, Action.SWAP, Action.GO_OUT, HAND)
+
+
+@dataclass
+class RefereeState:
+    ruleset: str = DEFAULT_RULESET
+    variants: list[str] = field(default_factory=list)
+    round: int = 1
+    action: str = Action.OPEN
+    groups: list[str] = field(default_factory=lambda: ["", ""])
+    active: int = 0
+    players: int | None = None
+    opened_this_turn: bool = False
+
+    @classmethod
+    def from_query(cls, query: QueryDict) -> RefereeState:
+        """A fresh page; the table page links here with its ruleset, variants, round and players."""
+        state = cls.from_post(query)
+        if "action" not in query and state.rules().round(state.round).final:
+            state.action = Action.GO_OUT
+        state.fit_groups()
+        return state
+
+    @classmethod
+    def from_post(cls, data: QueryDict) -> RefereeState:
+        ruleset = data.get("ruleset", DEFAULT_RULESET)
+        ruleset = ruleset if ruleset in RULESETS else DEFAULT_RULESET
+        allowed = {v.slug for v in variants_for(ruleset)}
+        action = data.get("action", Action.OPEN)
+        state = cls(
+            ruleset=ruleset,
+            variants=[v for v in data.getlist("variant") if v in allowed],
+            round=_int(data.get("round"), 1),
+            action=action if action in ACTIONS else Action.OPEN,
+            groups=[g[:400] for g in data.getlist("group")][:8] or ["", ""],
+            active=_int(data.get("active"), 0),
+            players=_int(data.get("players"), 0) or None,
+            opened_this_turn=data.get("opened_this_turn") == "on",
+        )
+        try:
+            rules = state.rules()
+        except RefereeError:
+            state.variants = []
+            rules = state.rules()
+        state.round = min(max(state.round, 1), rules.last_round)
+        return state
+
+    def rules(self) -> Rules:
+        return find_rules(self.ruleset, self.variants)
+
+    def fit_groups(self) -> None:
+        """Two groups for a layoff or swap (table, hand), one for a whole hand, as many as needed else."""
+        if self.action in (Action.LAYOFF, Action.SWAP):
+            self.groups = [*self.groups, "", ""][:2]
+        elif self.action == HAND:
+            self.groups = [" ".join(self.groups)] if any(self.groups) else [""]
+        elif not self.groups:
+            self.groups = [""]
+        self.active = min(max(self.active, 0), len(self.groups) - 1)
+
+    def apply(self, post: QueryDict) -> bool:
+        """Carry out a tap, an untap, a group edit or a declaration; True when a check is due."""
+        if "tap" in post:
+            self.groups[self.active] = f"{self.groups[self.active]} {post.get('tap', '')}".strip()
+            return False
+        if "untap" in post:
+            g, _, i = post.get("untap", "").partition(":")
+            group, index = _int(g, -1), _int(i, -1)
+            if 0 <= group < len(self.groups):
+                tokens = self.groups[group].split()
+                if 0 <= index < len(tokens):
+                    del tokens[index]
+                self.groups[group] = " ".join(tokens)
+                self.active = group
+            return False
+        op = post.get("op", "check")
+        if op == "add-group" and len(self.groups) < 8:
+            self.groups.append("")
+            self.active = len(self.groups) - 1
+            return False
+        if op.startswith("remove-group-"):
+            index = _int(op.removeprefix("remove-group-"), -1)
+            if 0 <= index < len(self.groups) and len(self.groups) > 1:
+                del self.groups[index]
+            self.fit_groups()
+            return False
+        if op == "action":
+            self.fit_groups()
+            return False
+        if "declare" in post:
+            self._declare(post.get("declare", ""))
+        return True
+
+    def _declare(self, value: str) -> None:
+        """``"<group>:<card index>:<identity>"``: name what a wild stands for, then check again."""
+        parts = value.split(":")
+        if len(parts) != 3:
+            return
+        group, index, identity = _int(parts[0], -1), _int(parts[1], -1), parts[2]
+        if 0 <= group < len(self.groups):
+            tokens = self.groups[group].split()
+            if 0 <= index < len(tokens):
+                tokens[index] = tokens[index].partition("=")[0] + "=" + identity
+                self.groups[group] = " ".join(tokens)
+
+    def check(self) -> Verdict:
+        common: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "variants": self.variants,
+            "round_number": self.round,
+            "players": self.players,
+            "opened_this_turn": self.opened_this_turn,
+        }
+        if self.action == HAND:
+            final = self.rules().round(self.round).final
+            return referee_check(action=Action.GO_OUT if final else Action.OPEN, hand=self.groups[0], **common)
+        if self.action in (Action.LAYOFF, Action.SWAP):
+            return referee_check(action=self.action, target=self.groups[0], cards=self.groups[1], **common)
+        return referee_check(action=self.action, melds=[g for g in self.groups if g.strip()], **common)
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value else default
+    except ValueError:
+        return default
+
+
+def _group_view(state: RefereeState) -> list[dict[str, Any]]:
+    rules = state.rules()
+    wild = rules.wild_rank(state.round)
+    labels = {
+        Action.LAYOFF: ["On the table: the exposed meld", "Your cards to lay off"],
+        Action.SWAP: ["On the table: the meld with the wild", "Your natural card"],
+        HAND: ["Your whole hand"],
+    }.get(state.action, [])
+    groups = []
+    for i, text in enumerate(state.groups):
+        try:
+            cards: list[Card] = [p.card for p in parse_played(text)]
+        except RefereeError:
+            cards = []
+        groups.append(
+            {
+                "index": i,
+                "text": text,
+                "label": labels[i] if i < len(labels) else f"Meld {i + 1}",
+                "chips": chips(cards, wild),
+                "active": i == state.active,
+            }
+        )
+    return groups
+
+
+def _verdict_view(state: RefereeState, verdict: Verdict) -> dict[str, Any]:
+    """The verdict with, for each wild that could stand for more than one card, the choices to name."""
+    declarable = state.action in (Action.OPEN, Action.GO_OUT)
+    groups_used = [i for i, g in enumerate(state.groups) if g.strip()]
+    melds = []
+    for k, laid in enumerate(verdict.melds):
+        wilds = []
+        for placed in laid.reading.wilds:
+            choices = [str(c) for c in laid.choices(placed)]
+            group = groups_used[k] if declarable and k < len(groups_used) else None
+            wilds.append(
+                {
+                    "card": placed.card,
+                    "name": placed.card.name,
+                    "stands_for": placed.identity.name,
+                    "choices": choices if len(choices) > 1 and group is not None else [],
+                    "group": group,
+                    "index": placed.index,
+                }
+            )
+        melds.append({"description": laid.reading.describe(), "cards": str(laid.reading), "wilds": wilds})
+    return {
+        "legal": verdict.legal,
+        "reasons": verdict.reasons,
+        "melds": melds,
+        "notes": verdict.notes,
+        "freed": verdict.freed,
+        "unused": " ".join(str(c) for c in verdict.unused),
+    }
+
+
+def _context(state: RefereeState, verdict: Verdict | None = None, error: RefereeError | None = None) -> dict[str, Any]:
+    rules = state.rules()
+    return {
+        "state": state,
+        "rules": rules,
+        "rulesets": RULESETS.values(),
+        "variants": [
+            {"slug": v.slug, "name": v.name, "effect": v.effect, "checked": v.slug in state.variants}
+            for v in variants_for(state.ruleset)
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "label": f"{rules.round_word.capitalize()} {r.number}: {rules.contract_words(r.number)}",
+            }
+            for r in rules.rounds
+        ],
+        "actions": [
+            (Action.OPEN, "Open: lay down the contract"),
+            (Action.LAYOFF, "Lay off onto a meld"),
+            (Action.SWAP, "Swap a wild for its card"),
+            (Action.GO_OUT, "Go out: the whole hand at once"),
+            (HAND, "Can I? Find it in my hand"),
+        ],
+        "groups": _group_view(state),
+        "keypad": keypad(rules.wild_rank(state.round)),
+        "wild_words": rules.wild_words(state.round),
+        "contract": rules.contract_words(state.round),
+        "verdict": _verdict_view(state, verdict) if verdict else None,
+        "error": error,
+        "can_add_group": state.action in (Action.OPEN, Action.GO_OUT) and len(state.groups) < 8,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def referee(request: HtmxHttpRequest) -> HttpResponse:
+    template = "referee/referee.html" + ("#form" if request.htmx else "")
+    if request.method == "GET":
+        state = RefereeState.from_query(request.GET)
+        return render(request, template, _context(state))
+    state = RefereeState.from_post(request.POST)
+    if not state.apply(request.POST):
+        return render(request, template, _context(state))
+    try:
+        verdict = state.check()
+    except RefereeError as exc:
+        return render(request, template, _context(state, error=exc), status=200 if request.htmx else 422)
+    return render(request, template, _context(state, verdict))
+
+
+@require_GET
+def rules_index(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "referee/rules_index.html", {"rulesets": [rules_data(r) for r in RULESETS.values()]})
+
+
+@require_GET
+def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    if slug not in RULESETS:
+        raise Http404(f"no ruleset {slug!r}")
+    variants = [v for v in request.GET.getlist("variant") if v in {x.slug for x in variants_for(slug)}]
+    try:
+        rules = find_rules(slug, variants)
+    except RefereeError:
+        rules = find_rules(slug)
+    return render(request, "referee/rules_detail.html", {"rules": rules_data(rules), "engine_rules": rules})

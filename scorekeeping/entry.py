@@ -1,0 +1,227 @@
+"""The round-entry form of the table page: what the phone sent, and what to show back.
+
+Parsing the POST and laying out the form live here; scoring and every rule stay in
+``services`` (``round_preview`` while typing, ``round_record``/``round_replace`` on submit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import QueryDict
+
+from referee.engine import RefereeError, parse_cards
+from referee.presentation import Chip, Key, chips, keypad
+
+from .models import Game, Player, Round
+from .services import RoundPlan, round_preview, rules_for
+
+NO_WINNER = "none"
+
+
+@dataclass
+class EntryState:
+    """The form as the phone last sent it (or as a stored round prefills it)."""
+
+    winner: str = ""  # a seat, "none", or "" (not chosen yet)
+    hands: dict[int, str] = field(default_factory=dict)
+    points: dict[int, str] = field(default_factory=dict)
+    buys: dict[int, str] = field(default_factory=dict)
+    cut_bonus: bool = False
+    active: int | None = None
+    version: int | None = None
+
+    @classmethod
+    def from_post(cls, post: QueryDict, players: list[Player]) -> EntryState:
+        state = cls(
+            winner=post.get("winner", ""),
+            cut_bonus=post.get("cut_bonus") == "on",
+            version=_int(post.get("version")),
+            active=_int(post.get("active")),
+        )
+        for p in players:
+            state.hands[p.seat] = post.get(f"hand-{p.seat}", "")[:400]
+            state.points[p.seat] = post.get(f"points-{p.seat}", "").strip()
+            state.buys[p.seat] = post.get(f"buys-{p.seat}", "").strip()
+        return state
+
+    @classmethod
+    def from_round(cls, rnd: Round, players: list[Player], version: int) -> EntryState:
+        state = cls(winner=str(rnd.winner.seat) if rnd.winner else NO_WINNER, cut_bonus=rnd.cut_bonus, version=version)
+        scores = {s.player_id: s for s in rnd.scores.all()}
+        for p in players:
+            score = scores.get(p.pk)
+            if score is None or (rnd.winner_id == p.pk):
+                continue
+            if score.typed:
+                state.points[p.seat] = str(score.penalty)
+            else:
+                state.hands[p.seat] = score.cards
+            if score.buys:
+                state.buys[p.seat] = str(score.buys)
+        return state
+
+    def tap(self, card: str) -> None:
+        """No-JS keypad: add a card to the active player's hand."""
+        if self.active is not None:
+            self.hands[self.active] = f"{self.hands.get(self.active, '')} {card}".strip()
+
+    def untap(self, value: str) -> None:
+        """No-JS chip: ``"<seat>:<index>"`` removes that card from that hand."""
+        seat_text, _, index_text = value.partition(":")
+        seat, index = _int(seat_text), _int(index_text)
+        if seat is None or index is None:
+            return
+        tokens = self.hands.get(seat, "").split()
+        if 0 <= index < len(tokens):
+            del tokens[index]
+            self.hands[seat] = " ".join(tokens)
+        self.active = seat
+
+    def winner_name(self, players: list[Player]) -> str | None:
+        seat = _int(self.winner)
+        return next((p.name for p in players if p.seat == seat), None)
+
+    def service_args(self, players: list[Player]) -> dict[str, Any]:
+        """The entries as the services take them: names, and only what was filled in."""
+        winner = self.winner_name(players)
+        hands = {p.name: self.hands[p.seat] for p in players if self.hands.get(p.seat, "").strip()}
+        points = {p.name: _number(self.points[p.seat]) for p in players if self.points.get(p.seat)}
+        buys = {p.name: _number(self.buys[p.seat]) for p in players if self.buys.get(p.seat)}
+        return {"winner": winner, "hands": hands, "points": points, "buys": buys, "cut_bonus": self.cut_bonus}
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _number(text: str) -> object:
+    """Digits become a number; anything else goes to the service as typed, to be refused by name."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text.replace(",", "."))
+        except ValueError:
+            return text
+
+
+@dataclass
+class PlayerRow:
+    player: Player
+    hand: str
+    points: str
+    buys: str
+    chips: list[Chip]
+    penalty: int | None
+    breakdown: str
+    errors: list[str]
+    went_out: bool
+    active: bool
+
+
+@dataclass
+class EntryView:
+    number: int
+    round_word: str
+    state: EntryState
+    rows: list[PlayerRow]
+    errors: list[str]
+    keypad: list[Key | None]
+    show_buys: bool
+    show_cut_bonus: bool
+    cutter: str
+    correcting: bool
+
+
+def entry_view(
+    *,
+    game: Game,
+    players: list[Player],
+    number: int,
+    state: EntryState,
+    errors: Mapping[str, list[str]] | None = None,
+    correcting: bool = False,
+    final: bool = False,
+) -> EntryView:
+    """Lay out the entry form: every player's hand, the running penalty, errors beside each player.
+
+    ``errors`` are a refused submit's (shown in full); otherwise the preview's errors are
+    shown only for what was typed, not for players nobody has got to yet.
+    """
+    rules = rules_for(game)
+    wild = rules.wild_rank(number)
+    plan: RoundPlan = round_preview(game=game, number=number, **state.service_args(players))
+    shown: Mapping[str, list[str]] = errors if errors is not None else _typed_only(plan.errors, state, players)
+    by_name = {p.name.casefold(): p for p in players}
+    per_player: dict[int, list[str]] = {p.seat: [] for p in players}
+    general: list[str] = []
+    for key, messages in shown.items():
+        kind, _, name = key.partition(".")
+        player = by_name.get(name.casefold()) if kind in ("hands", "points", "buys") and name else None
+        if player is not None:
+            per_player[player.seat] += messages
+        else:
+            general += messages
+    winner_seat = _int(state.winner)
+    rows: list[PlayerRow] = []
+    for p in players:
+        row = plan.row(p)
+        try:
+            cards = parse_cards(state.hands.get(p.seat, ""))
+        except RefereeError:
+            cards = []
+        went_out = winner_seat == p.seat
+        rows.append(
+            PlayerRow(
+                player=p,
+                hand=state.hands.get(p.seat, ""),
+                points=state.points.get(p.seat, ""),
+                buys=state.buys.get(p.seat, ""),
+                chips=chips(cards, wild),
+                penalty=0 if went_out else (row.penalty if (cards or row.typed) else None),
+                breakdown=" + ".join(str(b["points"]) for b in row.breakdown),
+                errors=per_player[p.seat],
+                went_out=went_out,
+                active=state.active == p.seat,
+            )
+        )
+    if state.active is None or all(r.went_out for r in rows if r.player.seat == state.active):
+        first = next((r for r in rows if not r.went_out), None)
+        if first is not None:
+            first.active = True
+            state.active = first.player.seat
+    dealer = plan.dealer
+    cutter = players[(dealer.seat - 1) % len(players)].name
+    return EntryView(
+        number=number,
+        round_word=rules.round_word,
+        state=state,
+        rows=rows,
+        errors=general,
+        keypad=keypad(wild),
+        show_buys=rules.buys.allowed,
+        show_cut_bonus=bool(rules.cut_bonus),
+        cutter=cutter,
+        correcting=correcting,
+    )
+
+
+def _typed_only(errors: Mapping[str, list[str]], state: EntryState, players: list[Player]) -> dict[str, list[str]]:
+    typed = {
+        p.name.casefold()
+        for p in players
+        if state.hands.get(p.seat) or state.points.get(p.seat) or state.buys.get(p.seat)
+    }
+    kept: dict[str, list[str]] = {}
+    for key, messages in errors.items():
+        kind, _, name = key.partition(".")
+        if kind in ("hands", "points", "buys") and name and name.casefold() not in typed:
+            continue
+        kept[key] = messages
+    return kept

@@ -1,0 +1,123 @@
+"""The new-game form: ruleset, variants, players in seat order, and how the first dealer is chosen.
+
+Adding, removing and reordering players are round trips that return the form (one
+fragment with htmx, the whole page without); only "create" calls the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import QueryDict
+
+from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
+
+METHODS = ("random", "named", "draw")
+
+
+@dataclass
+class NewGameState:
+    ruleset: str = DEFAULT_RULESET
+    variants: list[str] = field(default_factory=list)
+    players: list[str] = field(default_factory=lambda: ["", ""])
+    method: str = "random"
+    dealer: int = 0
+    draws: list[str] = field(default_factory=list)
+    focus: int | None = None
+
+    @classmethod
+    def initial(cls, ruleset: str) -> NewGameState:
+        state = cls(ruleset=ruleset if ruleset in RULESETS else DEFAULT_RULESET)
+        state.players = [""] * max(2, RULESETS[state.ruleset].min_players)
+        return state
+
+    @classmethod
+    def from_post(cls, post: QueryDict) -> NewGameState:
+        ruleset = post.get("ruleset", DEFAULT_RULESET)
+        ruleset = ruleset if ruleset in RULESETS else DEFAULT_RULESET
+        allowed = {v.slug for v in variants_for(ruleset)}
+        players = post.getlist("player") or ["", ""]
+        draws = post.getlist("draw")
+        method = post.get("method", "random")
+        try:
+            dealer = int(post.get("dealer", "0"))
+        except ValueError:
+            dealer = 0
+        return cls(
+            ruleset=ruleset,
+            variants=[v for v in post.getlist("variant") if v in allowed],
+            players=players[:20],
+            method=method if method in METHODS else "random",
+            dealer=dealer,
+            draws=(draws + [""] * len(players))[: len(players)],
+        )
+
+    def apply(self, op: str) -> bool:
+        """Carry out an edit of the form; True when the table asked to create the game."""
+        verb, _, arg = op.partition("-")
+        index = int(arg) if arg.isdigit() else -1
+        n = len(self.players)
+        if verb == "add" and n < 20:
+            self.players.append("")
+            self.draws.append("")
+            self.focus = n
+        elif verb == "remove" and 0 <= index < n and n > 1:
+            del self.players[index]
+            del self.draws[index]
+            self.dealer = min(self.dealer, len(self.players) - 1)
+        elif verb in ("up", "down") and 0 <= index < n:
+            other = index - 1 if verb == "up" else index + 1
+            if 0 <= other < n:
+                self.players[index], self.players[other] = self.players[other], self.players[index]
+                self.draws[index], self.draws[other] = self.draws[other], self.draws[index]
+                if self.dealer in (index, other):
+                    self.dealer = other if self.dealer == index else index
+                self.focus = other
+        return verb == "create"
+
+    def service_args(self) -> dict[str, Any]:
+        names = [" ".join(p.split()) for p in self.players]
+        first_dealer = names[self.dealer] if self.method == "named" and 0 <= self.dealer < len(names) else None
+        draw = {names[i]: self.draws[i] for i in range(len(names)) if names[i]} if self.method == "draw" else None
+        return {
+            "ruleset": self.ruleset,
+            "variants": self.variants,
+            "players": self.players,
+            "first_dealer": first_dealer,
+            "draw": draw,
+        }
+
+    def view(self, errors: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+        errors = dict(errors or {})
+        names = [" ".join(p.split()) for p in self.players]
+        rules = RULESETS[self.ruleset]
+        rows = []
+        for i, name in enumerate(self.players):
+            messages = errors.pop(f"players.{i}", []) + errors.pop(f"draw.{names[i]}", [])
+            rows.append(
+                {"index": i, "name": name, "draw": self.draws[i] if i < len(self.draws) else "", "errors": messages}
+            )
+        return {
+            "ruleset": self.ruleset,
+            "rulesets": [
+                {"slug": r.slug, "name": r.name, "players": f"{r.min_players}-{r.max_players}"}
+                for r in RULESETS.values()
+            ],
+            "variants": [
+                {"slug": v.slug, "name": v.name, "effect": v.effect, "checked": v.slug in self.variants}
+                for v in variants_for(self.ruleset)
+            ],
+            "players": rows,
+            "player_range": f"{rules.min_players}-{rules.max_players}",
+            "method": self.method,
+            "dealer": self.dealer,
+            "focus": self.focus,
+            "errors": {
+                "players": errors.pop("players", []),
+                "ruleset": errors.pop("ruleset", []) + errors.pop("variants", []),
+                "dealer": errors.pop("first_dealer", []) + errors.pop("draw", []),
+                "other": [m for messages in errors.values() for m in messages],
+            },
+        }

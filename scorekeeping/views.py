@@ -1,0 +1,282 @@
+"""The pages at the table: home, new game, the table (announce, score, record, correct, undo)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from referee.engine import RULESETS
+from referee.htmx import HtmxHttpRequest
+
+from . import phone
+from .entry import EntryState, entry_view
+from .errors import Conflict, InvalidInput, ScorekeepingError
+from .models import Change, Game, Player
+from .newgame import NewGameState
+from .selectors import CurrentRound, Standings, game_current_round, game_get, game_history, game_standings
+from .services import game_create, game_undo, round_record, round_replace, rules_for
+
+
+def refused(request: HtmxHttpRequest, status: int) -> int:
+    """A refused form answers 422 (409 for a conflict) to a plain POST; to htmx, which swaps the
+    re-rendered form in place, it answers 200, so the browser logs no failed request."""
+    return 200 if request.htmx else status
+
+
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    ids = phone.game_ids(request)
+    games = {g.pk: g for g in Game.objects.filter(pk__in=ids).prefetch_related("players", "rounds")}
+    mine = [games[i] for i in ids if i in games]
+    return render(request, "scorekeeping/home.html", {"games": mine, "rulesets": RULESETS.values()})
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HtmxHttpRequest) -> HttpResponse:
+    template = "scorekeeping/new_game.html"
+    if request.htmx:
+        template += "#form"
+    if request.method == "GET":
+        state = NewGameState.initial(request.GET.get("ruleset", ""))
+        return render(request, template, {"form": state.view()})
+    state = NewGameState.from_post(request.POST)
+    if not state.apply(request.POST.get("op", "")):
+        return render(request, template, {"form": state.view()})
+    try:
+        game, token = game_create(**state.service_args())
+    except InvalidInput as exc:
+        return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 422))
+    phone.remember(request, game.pk, token)
+    url = reverse("table", args=[game.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+@dataclass
+class BoardRow:
+    player: Player
+    cells: list[dict[str, Any]]
+    total: int
+    wins: int
+    place: int
+    dealer: bool
+    leader: bool
+
+
+def _board(game: Game, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
+    by_player = {s.player.pk: s for s in standings.rows}
+    played = any(r.number for r in game.rounds.all())
+    rounds = list(game.rounds.all())
+    rows = []
+    for p in game.players.all():
+        cells = []
+        for number in range(1, rules_for(game).last_round + 1):
+            rnd = next((r for r in rounds if r.number == number), None)
+            score = next((s for s in rnd.scores.all() if s.player_id == p.pk), None) if rnd else None
+            cells.append(
+                {
+                    "number": number,
+                    "points": score.points if score else None,
+                    "won": bool(rnd and rnd.winner_id == p.pk),
+                }
+            )
+        s = by_player[p.pk]
+        rows.append(
+            BoardRow(
+                player=p,
+                cells=cells,
+                total=s.total,
+                wins=s.round_wins,
+                place=s.place,
+                dealer=current is not None and current.dealer.pk == p.pk,
+                leader=played and s.place == 1,
+            )
+        )
+    return rows
+
+
+def _speech(current: CurrentRound) -> str:
+    word = current.round_word.capitalize()
+    return (
+        f"{word} {current.number}. Deal {current.hand_size} cards each. {current.wild_words}. "
+        f"Contract: {current.contract.replace(' + ', ' and ')}. {current.dealer.name} deals, "
+        f"{current.first_player.name} starts. {current.stock} cards in the stock."
+    )
+
+
+def _describe(change: Change) -> str:
+    """One line of the history: what changed, in words."""
+    word = "round"
+    if change.action == Change.Action.RECORD:
+        after = change.after or {}
+        winner = after.get("winner")
+        return f"{word.capitalize()} {change.round_number} recorded" + (
+            f": {winner} went out" if winner else ": no one went out"
+        )
+    if change.action == Change.Action.UNDO:
+        return f"Undid a change to {word} {change.round_number}"
+    before, after = change.before or {}, change.after or {}
+    parts = []
+    if before.get("winner") != after.get("winner"):
+        parts.append(f"went out: {before.get('winner') or 'no one'} → {after.get('winner') or 'no one'}")
+    old = {s["player"]: s["points"] for s in before.get("scores", [])}
+    for s in after.get("scores", []):
+        if old.get(s["player"]) != s["points"]:
+            parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
+    return f"{word.capitalize()} {change.round_number} corrected" + (": " + "; ".join(parts) if parts else "")
+
+
+def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
+    rules = rules_for(game)
+    standings = game_standings(game=game)
+    current = game_current_round(game=game)
+    players = list(game.players.all())
+    editable = phone.can_edit(request, game)
+    context: dict[str, Any] = {
+        "game": game,
+        "rules": rules,
+        "players": players,
+        "standings": standings,
+        "current": current,
+        "board": _board(game, standings, current),
+        "round_numbers": range(1, rules.last_round + 1),
+        "can_edit": editable,
+        "speech": _speech(current) if current else "",
+        "history": [(c, _describe(c)) for c in game_history(game=game)],
+        "rounds_played": len(game.rounds.all()),
+        "referee_query": urlencode(
+            [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(players))]
+            + ([("round", current.number)] if current else [])
+        ),
+    }
+    if editable and current and "entry" not in extra:
+        state = EntryState(version=game.version)
+        context["entry"] = entry_view(game=game, players=players, number=current.number, state=state)
+    context.update(extra)
+    return context
+
+
+@require_GET
+def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    phone.remember(request, game.pk)
+    return render(request, "scorekeeping/table.html", _table_context(request, game))
+
+
+def _forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    return render(request, "scorekeeping/forbidden.html", {"game": game}, status=403)
+
+
+def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correcting: bool, do_write: Any) -> HttpResponse:
+    """Shared by recording and correcting: taps, previews, submits, refusals and conflicts."""
+    players = list(game.players.all())
+    state = EntryState.from_post(request.POST, players)
+    template = "scorekeeping/entry_page.html" if correcting else "scorekeeping/table.html"
+    partial = "#results" if request.POST.get("preview") else "#body"
+
+    def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
+        entry = entry_view(game=game, players=players, number=number, state=state, errors=errors, correcting=correcting)
+        context = _table_context(request, game, entry=entry, **extra)
+        name = template + partial if request.htmx else template
+        return render(request, name, context, status=refused(request, status))
+
+    if "tap" in request.POST:
+        state.tap(request.POST.get("tap", ""))
+        return page()
+    if "untap" in request.POST:
+        state.untap(request.POST.get("untap", ""))
+        return page()
+    if request.POST.get("preview"):
+        return page()
+    if state.winner == "":
+        return page(422, {"winner": ["Choose who went out (or no one, if the stock ran out)."]})
+    try:
+        do_write(players, state)
+    except Conflict as exc:
+        game = game_get(game_id=game.pk)
+        state.version = game.version
+        return page(409, conflict=exc.message)
+    except ScorekeepingError as exc:
+        return page(422, exc.errors)
+    url = reverse("table", args=[game.pk])
+    if request.htmx and not correcting:
+        fresh = game_get(game_id=game.pk)
+        notice = f"{rules_for(fresh).round_word.capitalize()} {number} recorded."
+        context = _table_context(request, fresh, notice=notice)
+        return render(request, "scorekeeping/table.html#body", context)
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+@require_POST
+def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    current = game_current_round(game=game)
+    number = int(request.POST.get("number") or (current.number if current else 0))
+
+    def write(players: list[Player], state: EntryState) -> None:
+        round_record(game=game, number=number, version=state.version, **state.service_args(players))
+
+    if current is None and "tap" not in request.POST:
+        return _entry_conflict_finished(request, game)
+    return _entry_response(request, game, number, False, write)
+
+
+def _entry_conflict_finished(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    context = _table_context(request, game, conflict="The game is finished: every round is recorded.")
+    name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
+    return render(request, name, context, status=refused(request, 409))
+
+
+@require_http_methods(["GET", "POST"])
+def round_edit(request: HtmxHttpRequest, game_id: str, number: int) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    rnd = next((r for r in game.rounds.all() if r.number == number), None)
+    if rnd is None:
+        return render(request, "scorekeeping/forbidden.html", {"game": game, "missing": number}, status=404)
+    players = list(game.players.all())
+    if request.method == "GET":
+        state = EntryState.from_round(rnd, players, game.version)
+        entry = entry_view(game=game, players=players, number=number, state=state, correcting=True)
+        return render(request, "scorekeeping/entry_page.html", _table_context(request, game, entry=entry))
+
+    def write(players: list[Player], state: EntryState) -> None:
+        round_replace(game=game, number=number, version=state.version, **state.service_args(players))
+
+    return _entry_response(request, game, number, True, write)
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    version = request.POST.get("version")
+    extra: dict[str, Any] = {}
+    status = 200
+    try:
+        change = game_undo(game=game, version=int(version) if version and version.isdigit() else None)
+        extra["notice"] = f"Undone: {_describe(change.undoes) if change.undoes else 'the last change'}."
+    except (Conflict, InvalidInput) as exc:
+        extra["conflict"] = exc.message
+        status = exc.status
+    if not request.htmx:
+        return HttpResponseRedirect(reverse("table", args=[game.pk]))
+    fresh = game_get(game_id=game.pk)
+    return render(
+        request,
+        "scorekeeping/table.html#body",
+        _table_context(request, fresh, **extra),
+        status=refused(request, status),
+    )

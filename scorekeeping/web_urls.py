@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/new/", views.game_new, name="game-new"),
+    path("g/<str:game_id>/", views.table, name="table"),
+    path("g/<str:game_id>/rounds/", views.round_new, name="round-new"),
+    path("g/<str:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),
+    path("g/<str:game_id>/undo/", views.undo, name="undo"),
+]

@@ -1,0 +1,55 @@
+"""Browser tests: Playwright driving Debian's Chromium at phone size, against a live server."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def console_errors(page):
+    """Every console error and uncaught exception on the page; a test ends by asserting none."""
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+@pytest.fixture
+def shoot(page):
+    """Save a full-page screenshot, light and dark, under artifacts/screenshots/."""
+
+    def take(name):
+        folder = ARTIFACTS / "screenshots"
+        folder.mkdir(parents=True, exist_ok=True)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
+        page.emulate_media(color_scheme="light")
+
+    return take

@@ -1,0 +1,66 @@
+import re
+
+from playwright.sync_api import Page, expect
+
+# Every control needs a name a screen reader can say.
+UNNAMED_CONTROLS = """
+() => {
+  const controls = [...document.querySelectorAll('button, input:not([type=hidden]), select, textarea, a[href]')];
+  const visible = controls.filter(el => el.offsetParent !== null || el.closest('.segmented'));
+  const nameOf = el => {
+    if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');
+    const by = el.getAttribute('aria-labelledby');
+    if (by) return by.split(' ').map(id => document.getElementById(id)?.textContent || '').join(' ');
+    if (el.id) { const l = document.querySelector(`label[for="${el.id}"]`); if (l) return l.textContent; }
+    const wrap = el.closest('label'); if (wrap) return wrap.textContent;
+    if (el.tagName === 'BUTTON' || el.tagName === 'A') return el.textContent;
+    return el.getAttribute('title') || '';
+  };
+  return visible.filter(el => !nameOf(el).trim()).map(el => el.outerHTML.slice(0, 120));
+}
+"""
+
+
+def assert_no_sideways_scroll(page: Page, width: int = 360) -> None:
+    page.set_viewport_size({"width": width, "height": 800})
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{page.url} scrolls sideways by {overflow}px at {width}px"
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+def assert_all_controls_named(page: Page) -> None:
+    assert page.evaluate(UNNAMED_CONTROLS) == []
+
+
+def start_game(
+    page: Page, base: str, names: list[str], dealer: str | None = None, ruleset: str = "Mexican Rummy"
+) -> str:
+    page.goto(base + "/games/new/")
+    if not ruleset.startswith("Mexican"):
+        page.get_by_label("Rules").select_option(label=re.compile(ruleset))
+        expect(page.get_by_text("Players, clockwise")).to_be_visible()
+    while page.locator("input[name=player]").count() < len(names):
+        page.get_by_role("button", name="+ Add a player").click()
+        page.wait_for_timeout(50)
+    expect(page.locator("input[name=player]")).to_have_count(len(names))
+    for i, name in enumerate(names):
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    if dealer:
+        page.get_by_label("I'll name the dealer").check()
+        page.get_by_label("Dealer", exact=True).select_option(label=dealer)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#round-title")).to_be_visible()
+    return page.url
+
+
+def enter_round(page: Page, number: int, winner: str | None, hands: dict[str, list[str]]) -> None:
+    """Record a round the way a player does: tap who went out, then each hand's cards on the keypad."""
+    entry = page.locator("#entry")
+    expect(entry.get_by_role("heading", name=re.compile(f"Record round {number}"))).to_be_visible()
+    entry.locator(".segmented label", has_text=winner or "No one").click()
+    for name, cards in hands.items():
+        entry.locator(".player-entry", has_text=name).get_by_label(re.compile("tap cards for this player")).check()
+        for card in cards:
+            page.locator(".keypad").get_by_role("button", name=re.compile(f"^{card}(, wild)?$")).click()
+        expect(page.locator(f".player-entry:has-text('{name}') .chips button")).to_have_count(len(cards))
+    entry.get_by_role("button", name=f"Record round {number}").click()

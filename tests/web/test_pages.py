@@ -1,0 +1,216 @@
+"""The pages through Django's test client: each view's happy path and its refusals (no browser)."""
+
+import gzip
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from scorekeeping.models import Game, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def new_game(client, names=("Ana", "Ben", "Cy"), **extra):
+    data = {"ruleset": "mexican", "player": list(names), "method": "named", "dealer": "0", "op": "create", **extra}
+    response = client.post("/games/new/", data)
+    assert response.status_code == 302, response.content.decode()[:500]
+    return Game.objects.get(pk=response["Location"].strip("/").split("/")[-1])
+
+
+def round_1(**extra):
+    return {"version": "1", "number": "1", "winner": "0", "hand-1": "4C KC", "hand-2": "JK", "active": "1", **extra}
+
+
+def test_home_lists_the_games_started_on_this_phone(client):
+    assert "Start a game" in client.get("/").content.decode()
+    game = new_game(client)
+    assert f"/g/{game.pk}/" in client.get("/").content.decode()
+    assert client.post("/").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("op", "players", "expected"),
+    [
+        ("add", ["Ana", "Ben"], ["Ana", "Ben", ""]),
+        ("remove-0", ["Ana", "Ben", "Cy"], ["Ben", "Cy"]),
+        ("up-2", ["Ana", "Ben", "Cy"], ["Ana", "Cy", "Ben"]),
+        ("down-0", ["Ana", "Ben", "Cy"], ["Ben", "Ana", "Cy"]),
+    ],
+)
+def test_new_game_edits_players_without_javascript(client, op, players, expected):
+    response = client.post("/games/new/", {"ruleset": "mexican", "player": players, "op": op})
+    assert response.status_code == 200
+    assert re.findall(r'name="player" value="([^"]*)"', response.content.decode()) == expected
+
+
+def test_new_game_refusals_appear_beside_the_field(client):
+    response = client.post("/games/new/", {"ruleset": "mexican", "player": ["Ana", "ana"], "op": "create"})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'id="player-1-error"' in html and "already at the table" in html
+    assert Game.objects.count() == 0
+    too_many = client.post("/games/new/", {"ruleset": "mexican", "player": list("ABCDEFG"), "op": "create"})
+    assert "for 2-6 players, not 7" in too_many.content.decode()
+
+
+def test_new_game_with_htmx_redirects_the_client(client):
+    data = {"ruleset": "contract", "player": ["Ana", "Ben", "Cy"], "method": "random", "op": "create"}
+    response = client.post("/games/new/", data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response["HX-Redirect"].startswith("/g/")
+    assert Game.objects.get().ruleset == "contract"
+
+
+def test_new_game_draw_for_dealer(client):
+    data = {"ruleset": "mexican", "player": ["Ana", "Ben"], "method": "draw", "draw": ["3C", "QH"], "op": "create"}
+    client.post("/games/new/", data)
+    game = Game.objects.get()
+    assert (game.first_dealer_seat, game.first_dealer_method) == (1, "draw")
+
+
+def test_table_shows_the_announcement_and_the_entry_to_the_editor(client):
+    game = new_game(client)
+    html = client.get(f"/g/{game.pk}/").content.decode()
+    assert "Round 1 of 7" in html and "Deal 7 cards" in html and "Threes are wild, and jokers" in html
+    assert "Record round 1" in html
+    assert 'aria-label="Seven of clubs"' in html and 'aria-label="Three of clubs, wild"' in html
+    assert client.get("/g/nope/").status_code == 404
+
+
+def test_a_viewer_sees_the_table_but_cannot_record(client, django_user_model):
+    from django.test import Client
+
+    game = new_game(client)
+    viewer = Client()
+    html = viewer.get(f"/g/{game.pk}/").content.decode()
+    assert "Record round 1" not in html
+    response = viewer.post(f"/g/{game.pk}/rounds/", round_1())
+    assert response.status_code == 403
+    assert "can follow the game, not change it" in response.content.decode()
+    assert viewer.post(f"/g/{game.pk}/undo/").status_code == 403
+    assert viewer.get(f"/g/{game.pk}/rounds/1/").status_code == 403
+    assert Round.objects.count() == 0
+
+
+def test_record_a_round_without_javascript(client):
+    game = new_game(client)
+    response = client.post(f"/g/{game.pk}/rounds/", round_1())
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert "Round 2 of 7" in html
+    assert Round.objects.get().scores.get(player__name="Ben").points == 15
+
+
+def test_keypad_taps_and_untaps_without_javascript(client):
+    game = new_game(client)
+    tapped = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "hand-1": "4C", "tap": "KC", "active": "1"})
+    assert tapped.status_code == 200
+    assert 'name="hand-1" value="4C KC"' in tapped.content.decode()
+    untapped = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "hand-1": "4C KC", "untap": "1:0"})
+    assert 'name="hand-1" value="KC"' in untapped.content.decode()
+    assert Round.objects.count() == 0
+
+
+def test_preview_shows_the_running_penalty(client):
+    game = new_game(client)
+    response = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "preview": "1"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'id="result-1" class="result" hx-swap-oob="true"' in html
+    assert '<span class="penalty">15</span> points = 5 + 10' in html
+    assert Round.objects.count() == 0
+
+
+def test_refused_round_shows_errors_beside_the_player_and_saves_nothing(client):
+    game = new_game(client)
+    response = client.post(f"/g/{game.pk}/rounds/", round_1(**{"hand-0": "2C"}))
+    assert response.status_code == 422
+    assert "Ana went out, so Ana holds no cards; 1 card was entered" in response.content.decode()
+    htmx = client.post(f"/g/{game.pk}/rounds/", round_1(**{"hand-0": "2C"}), HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 200  # htmx swaps the form with its errors in place
+    no_winner = client.post(f"/g/{game.pk}/rounds/", round_1(winner=""))
+    assert "Choose who went out" in no_winner.content.decode()
+    assert Round.objects.count() == 0
+
+
+def test_a_stale_page_gets_the_conflict_and_the_fresh_state(client):
+    game = new_game(client)
+    client.post(f"/g/{game.pk}/rounds/", round_1())
+    response = client.post(f"/g/{game.pk}/rounds/", round_1())  # the same form, sent again
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "round 1 was recorded" in html
+    assert "Round 2 of 7" in html
+    assert Round.objects.count() == 1
+
+
+def test_correct_a_round(client):
+    game = new_game(client)
+    client.post(f"/g/{game.pk}/rounds/", round_1())
+    form = client.get(f"/g/{game.pk}/rounds/1/").content.decode()
+    assert 'name="hand-1" value="4C KC"' in form and "Correct round 1" in form
+    response = client.post(f"/g/{game.pk}/rounds/1/", round_1(version="2", **{"hand-1": "4C"}))
+    assert response.status_code == 302
+    assert Round.objects.get().scores.get(player__name="Ben").points == 5
+    assert client.get(f"/g/{game.pk}/rounds/5/").status_code == 404
+
+
+def test_undo(client):
+    game = new_game(client)
+    client.post(f"/g/{game.pk}/rounds/", round_1())
+    response = client.post(f"/g/{game.pk}/undo/", {"version": "2"})
+    assert response.status_code == 302
+    assert Round.objects.count() == 0
+    assert client.get(f"/g/{game.pk}/undo/").status_code == 405
+
+
+def test_referee_page_checks_taps_and_declares(client):
+    assert "Referee" in client.get("/referee/?round=2").content.decode()
+    base = {"ruleset": "mexican", "round": "2", "action": "open", "active": "0"}
+    tapped = client.post("/referee/", {**base, "group": ["7C", ""], "tap": "7D"}).content.decode()
+    assert 'id="group-0" name="group" data-group="0" value="7C 7D"' in tapped
+    checked = client.post("/referee/", {**base, "group": ["7C 7D 7H", "5S 6S 7S JK"], "op": "check"}).content.decode()
+    assert "✔ Legal" in checked and 'value="1:3:8S"' in checked
+    declared = client.post("/referee/", {**base, "group": ["7C 7D 7H", "5S 6S 7S JK"], "declare": "1:3:8S"})
+    assert "Joker stands for eight of spades." in declared.content.decode()
+    bad = client.post("/referee/", {**base, "group": ["7C 7D 7X", ""], "op": "check"})
+    assert bad.status_code == 422
+    assert "meld 1: card 3: &#x27;7X&#x27; is not a card" in bad.content.decode()
+
+
+def test_rules_pages(client):
+    assert "Shanghai Rummy" in client.get("/rules/").content.decode()
+    html = client.get("/rules/shanghai/").content.decode()
+    assert "3 sequences of exactly 5" in html and "Joker" in html
+    assert client.get("/rules/gin/").status_code == 404
+
+
+def test_first_load_of_the_table_page_is_light(client, settings):
+    """HTML, CSS and scripts of the table page, gzip-compressed as WhiteNoise serves them: at most 80 KB."""
+    from django.contrib.staticfiles import finders
+
+    game = new_game(client)
+    html = client.get(f"/g/{game.pk}/").content
+    total = len(gzip.compress(html))
+    assets = re.findall(rb'(?:href|src)="/static/([^"]+)"', html)
+    assert {a.decode() for a in assets} >= {"css/app.css", "vendor/htmx.min.js", "js/app.js"}
+    for asset in assets:
+        path = finders.find(asset.decode())
+        with open(path, "rb") as f:
+            total += len(gzip.compress(f.read()))
+    assert total <= 80 * 1024, f"{total} bytes"
+
+
+def test_static_files_get_hashed_names_and_compressed_copies(tmp_path):
+    with override_settings(
+        STATIC_ROOT=tmp_path,
+        STORAGES={
+            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        },
+    ):
+        call_command("collectstatic", "--noinput", verbosity=0)
+    names = [p.name for p in (tmp_path / "css").iterdir()]
+    assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css", n) for n in names)
+    assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css\.gz", n) for n in names)

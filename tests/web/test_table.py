@@ -1,0 +1,110 @@
+"""A whole game at the table, in a real browser at phone size."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import assert_all_controls_named, assert_no_sideways_scroll, enter_round, start_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GAME = [
+    # round, who went out, the cards left in the others' hands (spoken names, as a screen reader says them)
+    (1, "Ana", {"Ben": ["Five of clubs"], "Cy": ["King of clubs"]}),
+    (2, "Ben", {"Ana": ["Five of clubs"], "Cy": ["Two of diamonds", "Two of spades"]}),  # Cy's 2S is a mistake
+    (3, "Ana", {"Ben": ["Two of clubs"], "Cy": ["Two of hearts"]}),
+    (4, "Ben", {"Ana": ["Two of clubs"], "Cy": ["Two of spades"]}),
+    (5, "Ana", {"Ben": ["Three of clubs"], "Cy": ["King of hearts"]}),
+    (6, "Ben", {"Ana": ["Three of diamonds", "Two of clubs"], "Cy": ["Queen of spades"]}),
+    (7, "Ana", {"Ben": ["Five of clubs"], "Cy": ["Two of hearts"]}),
+]
+
+
+def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, shoot, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
+    announce = page.locator(".announce")
+    expect(announce).to_contain_text("Round 1 of 7")
+    expect(announce).to_contain_text("Deal 7 cards")
+    expect(announce).to_contain_text("Threes are wild, and jokers")
+    expect(announce).to_contain_text("2 books of 3+")
+    expect(announce.locator("dd").nth(0)).to_have_text("Ana")
+    expect(announce.locator("dd").nth(1)).to_have_text("Ben")
+    expect(announce).to_contain_text("86 cards, 1 turned up")  # 108 - 3 x 7 - 1
+    expect(page.get_by_role("button", name="Three of clubs, wild")).to_be_visible()
+    expect(page.get_by_role("button", name="Seven of clubs", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Joker, wild")).to_be_visible()
+    shoot("table-round-1")
+    assert_no_sideways_scroll(page)
+    assert_all_controls_named(page)
+
+    for number, winner, hands in GAME:
+        enter_round(page, number, winner, hands)
+        if number < 7:
+            expect(page.locator("#round-title")).to_have_text(f"Round {number + 1} of 7")
+        if number == 2:
+            # The running penalty showed while tapping; the round is on the board now.
+            expect(page.locator(".board tbody tr").nth(2).locator("td").nth(1)).to_have_text("10")
+
+    expect(page.locator("#round-title")).to_have_text("Game over")
+    # Correct round 2: Cy held only the two of diamonds.
+    page.get_by_role("link", name="Correct round 2").click()  # the button shows "2"; its name says it all
+    expect(page.get_by_role("heading", name="Correct round 2")).to_be_visible()
+    cy = page.locator(".player-entry", has_text="Cy")
+    expect(cy.locator(".chips button")).to_have_count(2)
+    shoot("correct-round")
+    cy.get_by_role("button", name="Remove Two of spades").click()
+    expect(cy.locator(".chips button")).to_have_count(1)
+    expect(cy.locator(".penalty")).to_have_text("5")
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator("#round-title")).to_have_text("Game over")
+
+    final = page.locator("section", has=page.get_by_role("heading", name="Final places"))
+    expect(final.locator(".winner-banner")).to_have_text("Ana wins!")
+    places = final.locator(".podium li")
+    expect(places.nth(0)).to_contain_text("1. Ana")
+    expect(places.nth(0)).to_contain_text("20 · 4 rounds won")
+    expect(places.nth(1)).to_contain_text("2. Ben")
+    expect(places.nth(1)).to_contain_text("20 · 3 rounds won")
+    expect(places.nth(2)).to_contain_text("3. Cy")
+    expect(places.nth(2)).to_contain_text("50")
+    expect(final).to_contain_text("Ana and Ben have 20 points each; most rounds won goes first (4 against 3).")
+    history = page.locator(".history")
+    expect(history.locator("li").first).to_contain_text("Round 2 corrected: Cy 10 → 5")
+    shoot("table-final")
+    assert_no_sideways_scroll(page)
+    assert_all_controls_named(page)
+    assert console_errors == []
+
+
+def test_a_refused_round_shows_the_error_and_changes_nothing(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
+    entry = page.locator("#entry")
+    entry.locator(".segmented label", has_text="Ana").click()
+    # Ana went out, yet a card is tapped into her hand.
+    entry.locator(".player-entry", has_text="Ana").get_by_label(re.compile("tap cards for this player")).check()
+    page.get_by_role("button", name="King of spades", exact=True).click()
+    entry.locator(".player-entry", has_text="Ben").get_by_label(re.compile("tap cards for this player")).check()
+    page.get_by_role("button", name="Five of clubs", exact=True).click()
+    entry.locator(".player-entry", has_text="Cy").get_by_label(re.compile("tap cards for this player")).check()
+    page.get_by_role("button", name="Six of clubs", exact=True).click()
+    expect(page.locator(".player-entry", has_text="Cy").locator(".chips button")).to_have_count(1)
+    page.get_by_role("button", name="Record round 1").click()
+    ana = page.locator(".player-entry", has_text="Ana")
+    expect(ana.locator(".error")).to_have_text(re.compile("Ana went out, so Ana holds no cards; 1 card was entered"))
+    expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
+    expect(page.locator(".board tbody td.total")).to_have_text(["0", "0", "0"])
+    expect(page.locator(".history")).to_have_count(0)
+    # What was entered is still there to fix.
+    expect(page.locator("#hand-1")).to_have_value("5C")
+    assert console_errors == []
+
+
+def test_undo_the_last_change(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    page.get_by_role("button", name="Undo the last change").click()
+    expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
+    expect(page.locator(".history li").first).to_contain_text("Undid a change to round 1")
+    assert console_errors == []
