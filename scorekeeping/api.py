@@ -20,12 +20,13 @@ from referee.serializers import InputSerializer
 
 from .representations import change_data, game_data, standings_data
 from .selectors import game_get, game_history, game_standings
-from .services import game_create, game_require_token, game_undo, round_record, round_replace
+from .access import check_can_create, check_token, count_created
+from .services import game_create, game_token_valid, game_undo, round_record, round_replace
 
 TOKEN = OpenApiParameter(
     "X-Game-Token", str, OpenApiParameter.HEADER, required=True, description="The game's edit token."
 )
-WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR}
+WRITE_ERRORS = {400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR, 429: ERROR}
 
 
 def _base(request: Request) -> str:
@@ -43,7 +44,10 @@ class GameOutput(serializers.Serializer):  # type: ignore[type-arg]
         ref_name = "Game"
 
     id = serializers.CharField()
-    url = serializers.URLField(help_text="The game's table page.")
+    url = serializers.URLField(help_text="The game's table page: the view link.")
+    edit_url = serializers.URLField(
+        allow_null=True, help_text="The edit link (carries the token); only for a caller that has the token."
+    )
     ruleset = serializers.CharField()
     variants = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField()
@@ -166,8 +170,9 @@ class GamesView(APIView):
 
         edit_token = serializers.CharField(help_text="The secret that lets a phone record and correct rounds.")
 
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 400: ERROR})
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
+        check_can_create(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -189,7 +194,10 @@ class GameView(APIView):
 
     @extend_schema(responses={200: GameOutput, 404: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)))
+        game = game_get(game_id=game_id)
+        token = _token(request)
+        known = token if token and game_token_valid(game=game, token=token) else None
+        return Response(game_data(game, base_url=_base(request), token=known))
 
 
 class RoundInput(InputSerializer):
@@ -220,12 +228,12 @@ class RoundsView(APIView):
     @extend_schema(request=RoundInput, parameters=[TOKEN], responses={201: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = game_get(game_id=game_id)
-        game_require_token(game=game, token=_token(request))
+        check_token(request, game, _token(request))
         serializer = RoundInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         round_record(game=game, number=data["number"], **_round_args(data))
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)), status=status.HTTP_201_CREATED)
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)), status=status.HTTP_201_CREATED)
 
 
 class RoundView(APIView):
@@ -240,11 +248,11 @@ class RoundView(APIView):
     @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str, number: int) -> Response:
         game = game_get(game_id=game_id)
-        game_require_token(game=game, token=_token(request))
+        check_token(request, game, _token(request))
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         round_replace(game=game, number=number, **_round_args(serializer.validated_data))
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)))
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)))
 
 
 class StandingsView(APIView):
@@ -315,8 +323,8 @@ class UndoView(APIView):
     @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = game_get(game_id=game_id)
-        game_require_token(game=game, token=_token(request))
+        check_token(request, game, _token(request))
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request)))
+        return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)))

@@ -20,7 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from referee.engine import RefereeError
 
-from .errors import ScorekeepingError
+from .errors import ScorekeepingError, TooManyRequests
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -49,7 +49,10 @@ def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ScorekeepingError):
-        return Response(error_body(exc.message, exc.errors), status=exc.status)
+        response = Response(error_body(exc.message, exc.errors), status=exc.status)
+        if isinstance(exc, TooManyRequests):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, RefereeError):
         field = exc.field or "non_field_errors"
         return Response(error_body(str(exc), {field: [str(exc)]}), status=status.HTTP_400_BAD_REQUEST)

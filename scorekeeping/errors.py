@@ -31,3 +31,13 @@ class EditForbidden(ScorekeepingError):
     """403: the edit token is missing or wrong."""
 
     status = 403
+
+
+class TooManyRequests(ScorekeepingError):
+    """429: too many new games or wrong tokens from one address."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, "rate_limit")
+        self.retry_after = retry_after

@@ -112,3 +112,18 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} round {self.round_number}"
+
+
+class RateLimit(models.Model):
+    """A counter per key and time window, in the database so every worker and machine shares it."""
+
+    key = models.CharField(max_length=200)
+    window = models.BigIntegerField(help_text="Start of the window, in seconds since the epoch.")
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "window"], name="ratelimit_key_window_unique")]
+        indexes = [models.Index(fields=["window"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.count}"

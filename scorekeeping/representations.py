@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import reverse
+from .links import edit_path, view_path
 
 from .models import Change, Game, Round
 from .selectors import CurrentRound, Standings, game_current_round, game_standings
@@ -66,17 +66,19 @@ def standings_data(standings: Standings) -> dict[str, Any]:
     }
 
 
-def game_data(game: Game, *, base_url: str = "") -> dict[str, Any]:
+def game_data(game: Game, *, base_url: str = "", token: str | None = None) -> dict[str, Any]:
     """The game as the API shows it; ``game`` comes from ``game_get`` (everything prefetched).
 
-    ``base_url`` (scheme and host) makes ``url`` absolute.
+    ``base_url`` (scheme and host) makes ``url`` absolute; ``edit_url`` is given only with the
+    game's token (the caller proved it has it), never otherwise.
     """
     players = list(game.players.all())
     names = {p.pk: p.name for p in players}
     standings = game_standings(game=game)
     return {
         "id": game.pk,
-        "url": base_url + reverse("table", args=[game.pk]),
+        "url": base_url + view_path(game.pk),
+        "edit_url": base_url + edit_path(game.pk, token) if token else None,
         "ruleset": game.ruleset,
         "variants": game.variants,
         "version": game.version,

@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scorekeeping.middleware.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeping.urls"
@@ -109,6 +110,12 @@ SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 
+# Rate limits, counted in the database: (events, seconds) per client address.
+RATE_LIMITS = {
+    "create": (env_int("RATE_LIMIT_CREATE", 30), 3600),  # new games an hour
+    "token": (env_int("RATE_LIMIT_TOKEN", 10), 600),  # wrong edit tokens in ten minutes
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
@@ -132,6 +139,13 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_tokens": {"()": "scorekeeping.logging.RedactTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
+
+if not HTTPS:
+    # The start command serves plain HTTP on the table's own network (phones open
+    # http://<this machine>:8000), where HTTPS-only cookies and redirects would lock them
+    # out. Behind a TLS proxy set HTTPS=1 and these checks apply again.
+    SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]

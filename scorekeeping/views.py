@@ -6,18 +6,21 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.engine import RULESETS
 from referee.htmx import HtmxHttpRequest
 
 from . import phone
 from .entry import EntryState, entry_view
-from .errors import Conflict, InvalidInput, ScorekeepingError
+from .links import edit_path, qr_svg, view_path
+from .access import check_can_create, check_token, count_created
+from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
 from .models import Change, Game, Player
 from .newgame import NewGameState
 from .selectors import CurrentRound, Standings, game_current_round, game_get, game_history, game_standings
@@ -50,9 +53,13 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     if not state.apply(request.POST.get("op", "")):
         return render(request, template, {"form": state.view()})
     try:
+        check_can_create(request)
         game, token = game_create(**state.service_args())
+    except TooManyRequests as exc:
+        return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 429))
     except InvalidInput as exc:
         return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 422))
+    count_created(request)
     phone.remember(request, game.pk, token)
     url = reverse("table", args=[game.pk])
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
@@ -150,11 +157,17 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "speech": _speech(current) if current else "",
         "history": [(c, _describe(c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
+        "view_url": request.build_absolute_uri(view_path(game.pk)),
+        "view_qr": qr_svg(request.build_absolute_uri(view_path(game.pk))),
         "referee_query": urlencode(
             [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(players))]
             + ([("round", current.number)] if current else [])
         ),
     }
+    token = phone.token_for(request, game.pk) if editable else None
+    if token:
+        context["edit_url"] = request.build_absolute_uri(edit_path(game.pk, token))
+        context["edit_qr"] = qr_svg(context["edit_url"])
     if editable and current and "entry" not in extra:
         state = EntryState(version=game.version)
         context["entry"] = entry_view(game=game, players=players, number=current.number, state=state)
@@ -199,9 +212,15 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     try:
         do_write(players, state)
     except Conflict as exc:
-        game = game_get(game_id=game.pk)
-        state.version = game.version
-        return page(409, conflict=exc.message)
+        # Overwrite nothing: show the game as it is now, and say what changed meanwhile.
+        if correcting:
+            messages.error(request, exc.message)
+            url = reverse("table", args=[game.pk])
+            return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+        fresh = game_get(game_id=game.pk)
+        name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
+        context = _table_context(request, fresh, conflict=exc.message)
+        return render(request, name, context, status=refused(request, 409))
     except ScorekeepingError as exc:
         return page(422, exc.errors)
     url = reverse("table", args=[game.pk])
@@ -209,9 +228,10 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         fresh = game_get(game_id=game.pk)
         notice = f"{rules_for(fresh).round_word.capitalize()} {number} recorded."
         context = _table_context(request, fresh, notice=notice)
-        return render(request, "scorekeeping/table.html#body", context)
+        return trigger_client_event(render(request, "scorekeeping/table.html#body", context), "roundSaved")
+    messages.success(request, f"{rules_for(game).round_word.capitalize()} {number} saved.")
     if request.htmx:
-        return HttpResponseClientRedirect(url)
+        return trigger_client_event(HttpResponseClientRedirect(url), "roundSaved")
     return HttpResponseRedirect(url)
 
 
@@ -221,7 +241,8 @@ def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if not phone.can_edit(request, game):
         return _forbidden(request, game)
     current = game_current_round(game=game)
-    number = int(request.POST.get("number") or (current.number if current else 0))
+    posted = request.POST.get("number", "")
+    number = int(posted) if posted.isdigit() else (current.number if current else 0)
 
     def write(players: list[Player], state: EntryState) -> None:
         round_record(game=game, number=number, version=state.version, **state.service_args(players))
@@ -280,3 +301,40 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         _table_context(request, fresh, **extra),
         status=refused(request, status),
     )
+
+
+@require_GET
+def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
+    """The edit link: a right token gives this phone the right to record, then leaves the address bar."""
+    game = game_get(game_id=game_id)
+    try:
+        check_token(request, game, token)
+    except TooManyRequests as exc:
+        response = render(request, "scorekeeping/forbidden.html", {"game": game, "message": exc.message}, status=429)
+        response["Retry-After"] = str(exc.retry_after)
+    except EditForbidden:
+        response = render(request, "scorekeeping/forbidden.html", {"game": game, "bad_link": True}, status=403)
+    else:
+        phone.remember(request, game.pk, token)
+        messages.success(request, "This phone can now record and correct rounds.")
+        response = HttpResponseRedirect(reverse("table", args=[game.pk]))
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_GET
+def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The table's poll: 304 with no body while nothing changed (one query); else the fresh fragments."""
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    if version is None:
+        return HttpResponse(status=404)
+    etag = f'"v{version}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        game = game_get(game_id=game_id)
+        context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
+        response = render(request, "scorekeeping/table.html#live", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response

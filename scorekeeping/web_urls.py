@@ -9,4 +9,6 @@ urlpatterns = [
     path("g/<str:game_id>/rounds/", views.round_new, name="round-new"),
     path("g/<str:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),
     path("g/<str:game_id>/undo/", views.undo, name="undo"),
+    path("g/<str:game_id>/live/", views.live, name="live"),
+    path("g/<str:game_id>/join/<str:token>/", views.join, name="join"),
 ]

@@ -89,19 +89,109 @@
   document.addEventListener("visibilitychange", wake);
   document.addEventListener("DOMContentLoaded", wake);
 
-  // Say plainly when the network is gone; what was typed stays in the form.
+  // Copy a share link.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var input = document.querySelector(button.dataset.copy);
+    if (!input) return;
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(function () {});
+  });
+
+  // What is typed into the round entry is kept on the phone until the round is saved:
+  // a lost network, a reload or a closed tab loses nothing.
+  function entryForm() { return document.querySelector("form[data-entry]"); }
+  function draftKey(form) {
+    var number = form.elements.number ? form.elements.number.value : "";
+    return "draft:" + form.getAttribute("action") + ":" + number;
+  }
+  function saveDraft(form) {
+    var data = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.type === "submit") return;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
+      data[el.name] = el.value;
+    });
+    try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* private mode */ }
+  }
+  function restoreDraft() {
+    var form = entryForm();
+    if (!form || form.dataset.dirty) return;
+    var raw = null;
+    try { raw = localStorage.getItem(draftKey(form)); } catch (e) { return; }
+    if (!raw) return;
+    var data = JSON.parse(raw);
+    Object.keys(data).forEach(function (name) {
+      Array.prototype.forEach.call(form.querySelectorAll('[name="' + name + '"]'), function (el) {
+        if (el.type === "radio" || el.type === "checkbox") el.checked = el.value === data[name] || data[name] === "on";
+        else el.value = data[name];
+      });
+    });
+    form.dataset.dirty = "1";
+    var first = form.querySelector(".hand-input");
+    if (first) changed(first);
+  }
+  function clearDrafts() {
+    try {
+      Object.keys(localStorage).forEach(function (k) { if (k.indexOf("draft:") === 0) localStorage.removeItem(k); });
+    } catch (e) { /* private mode */ }
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest("form[data-entry]");
+    if (form && event.isTrusted !== false) { form.dataset.dirty = "1"; saveDraft(form); }
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-entry]");
+    if (form) { form.dataset.dirty = "1"; saveDraft(form); }
+  });
+  document.addEventListener("DOMContentLoaded", restoreDraft);
+  document.addEventListener("htmx:afterSettle", restoreDraft);
+  document.body.addEventListener("roundSaved", clearDrafts);
+
+  // The live poll tells the server whether the entry may be replaced (nothing typed in it).
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "poller") {
+      var form = entryForm();
+      event.detail.headers["X-Entry-Pristine"] = form && form.dataset.dirty ? "0" : "1";
+    }
+  });
+
+  // Say plainly when the network is gone; send the round again when it is back.
+  var pending = null;
   function banner() {
     var existing = document.getElementById("offline");
-    if (navigator.onLine) { if (existing) existing.remove(); return; }
-    if (existing) return;
-    var div = document.createElement("div");
-    div.id = "offline";
-    div.className = "offline-banner";
-    div.setAttribute("role", "alert");
-    div.textContent = document.body.dataset.offlineText || "No network. What you typed is kept; send it again when the network is back.";
-    document.body.prepend(div);
+    if (navigator.onLine && !pending) { if (existing) existing.remove(); return; }
+    if (!existing) {
+      existing = document.createElement("div");
+      existing.id = "offline";
+      existing.className = "offline-banner";
+      existing.setAttribute("role", "alert");
+      document.body.prepend(existing);
+    }
+    existing.textContent = pending
+      ? "Not sent: no network. Your entries are kept and go out when the network is back. "
+      : "No network. What you type is kept.";
+    if (pending) {
+      var again = document.createElement("button");
+      again.type = "button";
+      again.textContent = "Send again";
+      again.addEventListener("click", resend);
+      existing.appendChild(again);
+    }
   }
+  function resend() {
+    var form = pending;
+    pending = null;
+    banner();
+    if (form && document.body.contains(form)) form.requestSubmit(form.querySelector("button.primary"));
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form[data-entry]");
+    if (form && event.detail.elt === form) pending = form;
+    banner();
+  });
   window.addEventListener("offline", banner);
-  window.addEventListener("online", banner);
+  window.addEventListener("online", function () { if (pending) resend(); else banner(); });
   document.addEventListener("DOMContentLoaded", banner);
 })();

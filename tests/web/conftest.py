@@ -35,6 +35,11 @@ def browser_context_args(browser_context_args):
 def console_errors(page):
     """Every console error and uncaught exception on the page; a test ends by asserting none."""
     errors = []
+    # Name the element behind a Content-Security-Policy violation, not only the directive.
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => console.error('CSP', e.violatedDirective,"
+        " e.sourceFile, e.lineNumber, (e.target && e.target.outerHTML || '').slice(0, 160)))"
+    )
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return errors

@@ -74,7 +74,7 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
     shoot("table-final")
     assert_no_sideways_scroll(page)
     assert_all_controls_named(page)
-    assert console_errors == []
+    assert console_errors == [], "\n".join(console_errors)
 
 
 def test_a_refused_round_shows_the_error_and_changes_nothing(live_server, page, console_errors):
@@ -97,7 +97,7 @@ def test_a_refused_round_shows_the_error_and_changes_nothing(live_server, page, 
     expect(page.locator(".history")).to_have_count(0)
     # What was entered is still there to fix.
     expect(page.locator("#hand-1")).to_have_value("5C")
-    assert console_errors == []
+    assert console_errors == [], "\n".join(console_errors)
 
 
 def test_undo_the_last_change(live_server, page, console_errors):
@@ -107,4 +107,4 @@ def test_undo_the_last_change(live_server, page, console_errors):
     page.get_by_role("button", name="Undo the last change").click()
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
     expect(page.locator(".history li").first).to_contain_text("Undid a change to round 1")
-    assert console_errors == []
+    assert console_errors == [], "\n".join(console_errors)

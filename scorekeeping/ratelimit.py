@@ -1,0 +1,78 @@
+"""Rate limits for creating games and presenting edit tokens, counted in the database.
+
+A counter is one row per key and fixed window; incrementing it is one UPDATE (or an
+INSERT the first time), atomic on SQLite and PostgreSQL alike, so several gunicorn
+workers on several machines count together.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.http import HttpRequest
+
+from .models import RateLimit
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    count: int
+    seconds: int
+
+
+def limit(name: str) -> Limit:
+    count, seconds = settings.RATE_LIMITS[name]
+    return Limit(name, count, seconds)
+
+
+def client_key(request: HttpRequest) -> str:
+    return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+def _window(lim: Limit, now: float) -> int:
+    return int(now) - int(now) % lim.seconds
+
+
+def hit(lim: Limit, key: str, *, now: float | None = None) -> int:
+    """Count one event; return the count in the current window, this one included."""
+    window = _window(lim, time.time() if now is None else now)
+    full_key = f"{lim.name}:{key}"
+    with transaction.atomic():
+        updated = RateLimit.objects.filter(key=full_key, window=window).update(count=F("count") + 1)
+        if not updated:
+            try:
+                with transaction.atomic():
+                    RateLimit.objects.create(key=full_key, window=window, count=1)
+            except IntegrityError:  # another worker created it first
+                RateLimit.objects.filter(key=full_key, window=window).update(count=F("count") + 1)
+        RateLimit.objects.filter(window__lt=window - 86_400).delete()
+        return RateLimit.objects.get(key=full_key, window=window).count
+
+
+def exceeded(lim: Limit, key: str, *, now: float | None = None) -> bool:
+    """True when the window's count has reached the limit (no event is counted)."""
+    window = _window(lim, time.time() if now is None else now)
+    row = RateLimit.objects.filter(key=f"{lim.name}:{key}", window=window).values_list("count", flat=True).first()
+    return row is not None and row >= lim.count
+
+
+def retry_after(lim: Limit, *, now: float | None = None) -> int:
+    current = time.time() if now is None else now
+    return _window(lim, current) + lim.seconds - int(current)
+
+
+class RateLimited(Exception):
+    def __init__(self, lim: Limit) -> None:
+        self.limit = lim
+        self.retry_after = retry_after(lim)
+        what = "new games" if lim.name == "create" else "wrong edit tokens"
+        minutes = max(1, round(lim.seconds / 60))
+        super().__init__(
+            f"Too many {what} from this address: at most {lim.count} in {minutes} minutes. "
+            f"Try again in {max(1, round(self.retry_after / 60))} minute(s)."
+        )
