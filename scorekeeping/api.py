@@ -18,9 +18,9 @@ from referee.engine import DEFAULT_RULESET
 from referee.fields import CardsField
 from referee.serializers import InputSerializer
 
+from .access import check_can_create, check_token, count_created
 from .representations import change_data, game_data, standings_data
 from .selectors import game_get, game_history, game_standings
-from .access import check_can_create, check_token, count_created
 from .services import game_create, game_token_valid, game_undo, round_record, round_replace
 
 TOKEN = OpenApiParameter(
@@ -183,10 +183,9 @@ class GamesView(APIView):
             first_dealer=data["first_dealer"],
             draw=data["draw"],
         )
-        return Response(
-            {**game_data(game_get(game_id=game.pk), base_url=_base(request)), "edit_token": token},
-            status=status.HTTP_201_CREATED,
-        )
+        count_created(request)
+        body = game_data(game_get(game_id=game.pk), base_url=_base(request), token=token)
+        return Response({**body, "edit_token": token}, status=status.HTTP_201_CREATED)
 
 
 class GameView(APIView):
@@ -233,7 +232,10 @@ class RoundsView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         round_record(game=game, number=data["number"], **_round_args(data))
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)), status=status.HTTP_201_CREATED)
+        return Response(
+            game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)),
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class RoundView(APIView):

@@ -61,10 +61,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         first_field, messages = next(iter(errors.items()), ("", ["invalid input"]))
         detail = messages[0] if first_field == "non_field_errors" else f"{first_field}: {messages[0]}"
         return Response(error_body(detail, errors), status=status.HTTP_400_BAD_REQUEST)
-    response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
-        response.data = error_body(str(response.data["detail"]))
-    return response
+    handled = drf_exception_handler(exc, context)
+    if handled is not None and isinstance(handled.data, dict) and "detail" in handled.data:
+        handled.data = error_body(str(handled.data["detail"]))
+    return handled
 
 
 class JSONOnlyNegotiation(BaseContentNegotiation):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from .links import edit_path, view_path
-
 from .models import Change, Game, Round
 from .selectors import CurrentRound, Standings, game_current_round, game_standings
 

@@ -17,10 +17,10 @@ from referee.engine import RULESETS
 from referee.htmx import HtmxHttpRequest
 
 from . import phone
-from .entry import EntryState, entry_view
-from .links import edit_path, qr_svg, view_path
 from .access import check_can_create, check_token, count_created
+from .entry import EntryState, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
+from .links import edit_path, qr_svg, view_path
 from .models import Change, Game, Player
 from .newgame import NewGameState
 from .selectors import CurrentRound, Standings, game_current_round, game_get, game_history, game_standings

@@ -49,3 +49,5 @@ def test_addresses_command_prints_urls(capsys):
     call_command("addresses", "--host", "0.0.0.0", "--port", "8123")
     out = capsys.readouterr().out
     assert "http://127.0.0.1:8123/" in out
+    assert "Or scan this with the phone's camera:" in out
+    assert "█" in out or "▀" in out  # the QR code, drawn with block characters

@@ -139,7 +139,7 @@
   }
   document.addEventListener("input", function (event) {
     var form = event.target.closest("form[data-entry]");
-    if (form && event.isTrusted !== false) { form.dataset.dirty = "1"; saveDraft(form); }
+    if (form) { form.dataset.dirty = "1"; saveDraft(form); }
   });
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-entry]");

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import io
 import os
 from typing import Any
 
+import segno
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeping.network import urls
@@ -14,9 +16,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--no-qr", action="store_true", help="only the addresses, no QR code")
 
     def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
         found = urls(host, port)
         self.stdout.write("Open the table on a phone on the same network:")
         for url in found:
             self.stdout.write(f"  {url}")
+        if not options.get("no_qr"):
+            self.stdout.write("Or scan this with the phone's camera:")
+            buffer = io.StringIO()
+            segno.make(found[0], micro=False).terminal(out=buffer, compact=True, border=2)
+            self.stdout.write(buffer.getvalue())

@@ -1,0 +1,119 @@
+"""Several phones on one game: live updates, a refused viewer, two editors, a lost network."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import enter_round, start_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def other_phone(browser, browser_context_args):
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.errors = errors
+    yield page
+    context.close()
+
+
+def edit_link(page):
+    page.get_by_text("Edit link: another phone may record rounds").click()
+    return page.locator("#edit-link").input_value()
+
+
+def test_a_viewer_sees_a_recorded_round_within_two_seconds(live_server, page, other_phone, shoot, console_errors):
+    table = start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
+    view_link = page.locator("#view-link").input_value()
+    assert view_link == table
+    other_phone.goto(view_link)
+    expect(other_phone.locator("#round-title")).to_have_text("Round 1 of 7")
+    expect(other_phone.locator("#entry")).to_have_count(0)
+    shoot_view = other_phone.locator(".qr svg")
+    expect(shoot_view).to_be_visible()
+
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"], "Cy": ["King of clubs"]})
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    # No reload on the viewer's phone: the poll brings the round within 2 s.
+    expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7", timeout=2000)
+    expect(other_phone.locator(".board tbody tr").nth(1).locator("td.total")).to_have_text("5", timeout=2000)
+    other_phone.screenshot(
+        path=str(__import__("pathlib").Path("artifacts/screenshots/viewer-light.png")), full_page=True
+    )
+
+    assert other_phone.errors == []
+    # The viewer cannot record or correct: the page says why (and the browser logs the 403).
+    other_phone.goto(live_server.url + re.sub(r"^https?://[^/]+", "", table) + "rounds/1/")
+    expect(other_phone.get_by_role("heading", name="This phone can follow the game, not change it")).to_be_visible()
+    assert other_phone.errors == ["Failed to load resource: the server responded with a status of 403 (Forbidden)"]
+    assert console_errors == []
+
+
+def test_two_editors_record_the_same_round_and_the_second_is_told(live_server, page, other_phone, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    link = edit_link(page)
+    other_phone.goto(link)
+    expect(other_phone.get_by_text("This phone can now record and correct rounds.")).to_be_visible()
+    expect(other_phone.get_by_role("heading", name="Record round 1")).to_be_visible()
+    assert "/join/" not in other_phone.url
+
+    # The second editor starts typing first, then the first editor records.
+    other = other_phone.locator("#entry")
+    other.locator(".segmented label", has_text="Ben").click()
+    other_phone.get_by_role("button", name="King of hearts", exact=True).click()
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    # The second phone learns that the game changed, and keeps what was typed.
+    expect(other_phone.locator("#stale")).to_contain_text("The game changed on another phone", timeout=2000)
+    expect(other_phone.locator("#hand-0")).to_have_value("KH")
+    other.get_by_role("button", name="Record round 1").click()
+    expect(other_phone.locator(".errors")).to_contain_text("round 1 was recorded")
+    expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7")
+    # Nothing was overwritten: Ana's round stands.
+    expect(other_phone.locator(".board tbody tr").nth(1).locator("td").nth(0)).to_have_text("5")
+    expect(page.locator(".board tbody tr").nth(1).locator("td").nth(0)).to_have_text("5")
+    assert console_errors == []
+
+
+def test_a_double_tap_records_once(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    entry = page.locator("#entry")
+    entry.locator(".segmented label", has_text="Ana").click()
+    page.get_by_role("button", name="Five of clubs", exact=True).click()
+    entry.get_by_role("button", name="Record round 1").dblclick()
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    expect(page.locator(".history li")).to_have_count(1)
+    assert console_errors == []
+
+
+def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(live_server, page, context):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    entry = page.locator("#entry")
+    entry.locator(".segmented label", has_text="Ana").click()
+    page.get_by_role("button", name="Nine of hearts", exact=True).click()
+    expect(page.locator("#hand-1")).to_have_value("9H")
+    context.set_offline(True)
+    page.get_by_role("button", name="Record round 1").click()
+    banner = page.locator("#offline")
+    expect(banner).to_contain_text("Not sent: no network. Your entries are kept")
+    expect(page.locator("#hand-1")).to_have_value("9H")
+    # The draft survives a reload, too.
+    context.set_offline(False)
+    page.wait_for_timeout(100)
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7", timeout=5000)
+    expect(page.locator(".board tbody tr").nth(1).locator("td").nth(0)).to_have_text("5")
+    expect(banner).to_have_count(0)
+
+
+def test_a_typed_entry_survives_a_reload(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    page.locator("#entry .segmented label", has_text="Ana").click()
+    page.get_by_role("button", name="Queen of spades", exact=True).click()
+    page.reload()
+    expect(page.locator("#hand-1")).to_have_value("QS")
+    expect(page.locator(".player-entry", has_text="Ben").locator(".penalty")).to_have_text("10")
+    assert console_errors == []

@@ -1,0 +1,208 @@
+"""Who may do what, and the headers and escaping that keep a shared game safe."""
+
+import logging
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from scorekeeping.logging import redact
+from scorekeeping.models import Game, RateLimit, Round
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def create(client, names=("Ana", "Ben")):
+    response = client.post(
+        "/api/games/", {"players": list(names), "first_dealer": names[0]}, content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+ROUND_1 = {"number": 1, "winner": "Ana", "hands": {"Ben": "4C"}}
+
+
+def test_tokens_are_long_random_and_only_hashed_in_the_database(client):
+    a, b = create(client), create(client)
+    assert len(a["edit_token"]) >= 43 and a["edit_token"] != b["edit_token"]
+    stored = Game.objects.get(pk=a["id"]).edit_token_hash
+    assert a["edit_token"] not in stored and len(stored) == 64
+
+
+def test_the_edit_link_gives_a_phone_the_right_to_record(client):
+    game = create(client)
+    phone = Client()
+    response = phone.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    assert response.status_code == 302 and response["Location"] == f"/g/{game['id']}/"
+    assert response["Referrer-Policy"] == "no-referrer"
+    html = phone.get(response["Location"]).content.decode()
+    assert "Record round 1" in html
+    assert (
+        phone.post(
+            f"/g/{game['id']}/rounds/", {"version": "1", "number": "1", "winner": "0", "hand-1": "4C"}
+        ).status_code
+        == 302
+    )
+    assert Round.objects.count() == 1
+
+
+def test_a_wrong_edit_link_is_refused(client):
+    game = create(client)
+    phone = Client()
+    response = phone.get(f"/g/{game['id']}/join/{game['edit_token'][:-1]}x/")
+    assert response.status_code == 403
+    assert "This edit link is not right" in response.content.decode()
+    assert "Record round 1" not in phone.get(f"/g/{game['id']}/").content.decode()
+
+
+def test_view_pages_and_reads_never_show_the_token(client):
+    game = create(client)
+    viewer = Client()
+    html = viewer.get(f"/g/{game['id']}/").content.decode()
+    assert game["edit_token"] not in html
+    assert "Edit link" not in html
+    assert viewer.get(f"/api/games/{game['id']}/").json()["edit_url"] is None
+    assert game["edit_token"] not in viewer.get(f"/api/games/{game['id']}/history/").content.decode()
+    assert game["edit_token"] not in viewer.get(f"/g/{game['id']}/live/").content.decode()
+
+
+def test_the_api_gives_the_edit_url_only_to_the_token_holder(client):
+    game = create(client)
+    assert game["edit_url"] == f"http://testserver/g/{game['id']}/join/{game['edit_token']}/"
+    assert game["url"] == f"http://testserver/g/{game['id']}/"
+    with_token = client.get(f"/api/games/{game['id']}/", headers={"X-Game-Token": game["edit_token"]}).json()
+    assert with_token["edit_url"] == game["edit_url"]
+    wrong = client.get(f"/api/games/{game['id']}/", headers={"X-Game-Token": "nope"}).json()
+    assert wrong["edit_url"] is None
+
+
+def test_guessing_tokens_is_rate_limited(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "token": (3, 600)}
+    game = create(client)
+    url = f"/api/games/{game['id']}/rounds/"
+    for _ in range(3):
+        response = client.post(url, ROUND_1, content_type="application/json", headers={"X-Game-Token": "guess"})
+        assert response.status_code == 403
+    limited = client.post(url, ROUND_1, content_type="application/json", headers={"X-Game-Token": game["edit_token"]})
+    assert limited.status_code == 429
+    assert "Too many wrong edit tokens from this address: at most 3 in 10 minutes" in limited.json()["detail"]
+    assert int(limited["Retry-After"]) > 0
+    assert Client().get(f"/g/{game['id']}/join/guess/").status_code == 429
+    assert Round.objects.count() == 0
+
+
+def test_creating_games_is_rate_limited(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "create": (2, 3600)}
+    create(client)
+    create(client)
+    response = client.post("/api/games/", {"players": ["A", "B"]}, content_type="application/json")
+    assert response.status_code == 429
+    assert "Too many new games" in response.json()["detail"]
+    page = client.post("/games/new/", {"ruleset": "mexican", "player": ["A", "B"], "op": "create"})
+    assert page.status_code == 429 and "Too many new games" in page.content.decode()
+    assert Game.objects.count() == 2
+    assert RateLimit.objects.get(key="create:127.0.0.1").count == 2
+
+
+def test_rate_limits_are_per_address(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "create": (1, 3600)}
+    create(client)
+    other = Client(REMOTE_ADDR="10.0.0.2")
+    assert other.post("/api/games/", {"players": ["A", "B"]}, content_type="application/json").status_code == 201
+
+
+def test_security_headers_on_pages(client):
+    game = create(client)
+    for url in ("/", f"/g/{game['id']}/", "/referee/", "/api/rulesets/"):
+        response = client.get(url)
+        csp = response["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp and "frame-ancestors 'none'" in csp
+        assert response["X-Content-Type-Options"] == "nosniff"
+        assert response["X-Frame-Options"] == "DENY"
+        assert response["Referrer-Policy"] == "same-origin"
+
+
+def test_pages_have_no_inline_scripts(client):
+    game = create(client)
+    for url in ("/", "/games/new/", f"/g/{game['id']}/", "/referee/", "/rules/mexican/"):
+        html = client.get(url).content.decode()
+        assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == [], url
+        assert " on" not in re.sub(r"\s+", " ", "".join(re.findall(r"<[^>]+\son\w+=", html)))
+
+
+def test_names_are_shown_as_text(client):
+    evil = "<script>alert(1)</script>"
+    game = create(client, names=(evil, "Ben"))
+    html = client.get(f"/g/{game['id']}/").content.decode()
+    assert evil not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert evil not in client.get("/").content.decode()
+
+
+def test_forms_need_the_csrf_token():
+    csrf_client = Client(enforce_csrf_checks=True)
+    response = csrf_client.post("/games/new/", {"ruleset": "mexican", "player": ["A", "B"], "op": "create"})
+    assert response.status_code == 403
+    assert Game.objects.count() == 0
+
+
+def test_tokens_are_cut_from_log_lines(client, caplog):
+    game = create(client)
+    assert (
+        redact(f"Forbidden: /g/{game['id']}/join/{game['edit_token']}/") == f"Forbidden: /g/{game['id']}/join/[token]/"
+    )
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        Client().get(f"/g/{game['id']}/join/wrong-token-123/")
+    from scorekeeping.logging import RedactTokens
+
+    lines = []
+    for record in caplog.records:
+        RedactTokens().filter(record)
+        lines.append(record.getMessage())
+    assert lines and all("wrong-token-123" not in line for line in lines)
+
+
+def test_a_poll_of_an_unchanged_game_is_304_with_no_body_in_at_most_two_queries(client, django_assert_max_num_queries):
+    game = create(client)
+    url = f"/g/{game['id']}/live/"
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"] == '"v1"'
+    with django_assert_max_num_queries(2):
+        again = client.get(url, headers={"If-None-Match": '"v1"'})
+    assert again.status_code == 304 and again.content == b""
+    client.post(
+        f"/api/games/{game['id']}/rounds/",
+        ROUND_1,
+        content_type="application/json",
+        headers={"X-Game-Token": game["edit_token"]},
+    )
+    changed = client.get(url, headers={"If-None-Match": '"v1"'})
+    assert changed.status_code == 200 and changed["ETag"] == '"v2"'
+    html = changed.content.decode()
+    assert 'id="scoreboard"' in html and 'hx-swap-oob="true"' in html and "Round 2 of 7" in html
+
+
+def test_check_deploy_passes_with_the_production_settings_of_the_start_command():
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "scorekeeping.settings",
+        "SECRET_KEY": "x" * 20 + os.urandom(24).hex(),
+    }
+    for name in ("DJANGO_DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"):  # set for the browser tests, not by the start
+        env.pop(name, None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
