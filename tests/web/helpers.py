@@ -28,6 +28,23 @@ def assert_no_sideways_scroll(page: Page, width: int = 360) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
 
 
+SMALL_TARGETS = """
+() => [...document.querySelectorAll('button, select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), .segmented span')]
+  .filter(el => el.offsetParent !== null && !el.classList.contains('default-submit'))
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.height < 43.5 || (el.tagName === 'BUTTON' && r.width < 43.5))
+  .map(([el, r]) => `${Math.round(r.width)}x${Math.round(r.height)} ${el.outerHTML.slice(0, 80)}`)
+"""
+
+
+def assert_thumb_sized(page: Page, width: int = 360) -> None:
+    """Every button, field and choice is at least 44 px to the thumb, at the narrowest phone."""
+    page.set_viewport_size({"width": width, "height": 800})
+    small = page.evaluate(SMALL_TARGETS)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert small == []
+
+
 def assert_all_controls_named(page: Page) -> None:
     assert page.evaluate(UNNAMED_CONTROLS) == []
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import assert_all_controls_named, assert_no_sideways_scroll
+from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,6 +33,7 @@ def test_referee_worked_example_is_legal(live_server, page, shoot, console_error
     shoot("referee-legal")
     assert_no_sideways_scroll(page)
     assert_all_controls_named(page)
+    assert_thumb_sized(page)
     assert console_errors == []
 
 
@@ -79,5 +80,21 @@ def test_pages_fit_a_phone_and_name_every_control(live_server, page, shoot, cons
     page.goto(live_server.url + path)
     assert_no_sideways_scroll(page)
     assert_all_controls_named(page)
+    assert_thumb_sized(page)
     shoot("page" + (path.strip("/").replace("/", "-") or "-home"))
+    assert console_errors == []
+
+
+def test_referee_works_from_the_keyboard(live_server, page, console_errors):
+    page.goto(live_server.url + "/referee/?round=2")
+    page.get_by_role("textbox", name="Meld 1").fill("7C 7D 4H")
+    page.get_by_role("textbox", name="Meld 2").fill("9S 10S JS QS")
+    page.get_by_role("textbox", name="Meld 2").press("Enter")  # Enter checks, as the Check button does
+    expect(page.locator(".verdict .headline")).to_have_text("✔ Legal")
+    page.get_by_role("textbox", name="Meld 2").focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # past "Another meld" to the first key
+    expect(page.get_by_role("button", name="Ace of clubs")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("textbox", name="Meld 1")).to_have_value("7C 7D 4H AC")
     assert console_errors == []

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import assert_all_controls_named, assert_no_sideways_scroll, enter_round, start_game
+from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized, enter_round, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,6 +37,7 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
     shoot("table-round-1")
     assert_no_sideways_scroll(page)
     assert_all_controls_named(page)
+    assert_thumb_sized(page)
 
     for number, winner, hands in GAME:
         enter_round(page, number, winner, hands)
@@ -74,6 +75,7 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
     shoot("table-final")
     assert_no_sideways_scroll(page)
     assert_all_controls_named(page)
+    assert_thumb_sized(page)
     assert console_errors == [], "\n".join(console_errors)
 
 
