@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -19,6 +20,7 @@ from referee.fields import CardsField
 from referee.serializers import InputSerializer
 
 from .access import check_can_create, check_token, count_created
+from .exchange import game_document, game_import
 from .representations import change_data, game_data, standings_data
 from .selectors import game_get, game_history, game_standings
 from .services import game_create, game_token_valid, game_undo, round_record, round_replace
@@ -330,3 +332,23 @@ class UndoView(APIView):
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
         return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)))
+
+
+class ExportView(APIView):
+    """The game as a document that import restores exactly (no id, no token)."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR})
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(game_document(game_get(game_id=game_id)))
+
+
+class ImportView(APIView):
+    """Restore an exported game as a new game, with a new id and edit token."""
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: GamesView.OutputSerializer, 400: ERROR, 429: ERROR})
+    def post(self, request: Request) -> Response:
+        check_can_create(request)
+        game, token = game_import(document=request.data)
+        count_created(request)
+        body = game_data(game_get(game_id=game.pk), base_url=_base(request), token=token)
+        return Response({**body, "edit_token": token}, status=status.HTTP_201_CREATED)

@@ -148,3 +148,71 @@ def game_history(*, game: Game) -> list[Change]:
     """Every change, newest first, each marked ``is_undone`` when a later undo reverted it."""
     undone = Change.objects.filter(undoes=OuterRef("pk"))
     return list(game.changes.annotate(is_undone=Exists(undone)).order_by("-id"))
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game: Game
+    players: list[str]
+    rounds_played: int
+    last_round: int
+    finished: bool
+    winners: list[str]
+
+
+def games_summaries(*, limit: int = 200) -> list[GameSummary]:
+    """Games on this server, newest first, with their winners (4 queries)."""
+    games = list(games_with_everything().order_by("-created_at")[:limit])
+    summaries = []
+    for game in games:
+        standings = game_standings(game=game)
+        summaries.append(
+            GameSummary(
+                game=game,
+                players=[p.name for p in game.players.all()],
+                rounds_played=len(game.rounds.all()),
+                last_round=rules_for(game).last_round,
+                finished=standings.finished,
+                winners=[p.name for p in standings.winners],
+            )
+        )
+    return summaries
+
+
+@dataclass
+class PlayerRecord:
+    name: str
+    games: int = 0
+    won: int = 0
+    rounds: int = 0
+    rounds_won: int = 0
+    points: int = 0
+    best: int | None = None
+    worst: int | None = None
+
+    @property
+    def average(self) -> float:
+        return self.points / self.rounds if self.rounds else 0.0
+
+
+def player_records() -> list[PlayerRecord]:
+    """Every name across games (matched case-insensitively): games played and won, rounds won,
+    average penalty per round, best and worst round. Most games won first."""
+    records: dict[str, PlayerRecord] = {}
+    for game in games_with_everything():
+        standings = game_standings(game=game)
+        winners = {p.pk for p in standings.winners}
+        for player in game.players.all():
+            record = records.setdefault(player.name.casefold(), PlayerRecord(player.name))
+            record.games += 1
+            record.won += player.pk in winners
+        for rnd in game.rounds.all():
+            for score in rnd.scores.all():
+                name = next(p.name for p in game.players.all() if p.pk == score.player_id)
+                record = records[name.casefold()]
+                record.rounds += 1
+                record.rounds_won += rnd.winner_id == score.player_id
+                record.points += score.points
+                record.best = score.points if record.best is None else min(record.best, score.points)
+                record.worst = score.points if record.worst is None else max(record.worst, score.points)
+    return sorted(records.values(), key=lambda r: (-r.won, -r.rounds_won, r.average, r.name.casefold()))

@@ -403,7 +403,7 @@ def round_snapshot(rnd: Round) -> dict[str, Any]:
     }
 
 
-def _restore(game: Game, snapshot: dict[str, Any]) -> None:
+def round_restore(game: Game, snapshot: dict[str, Any]) -> None:
     by_name = {p.name: p for p in game.players.all()}
     rnd = Round.objects.create(
         game=game,
@@ -525,7 +525,7 @@ def game_undo(*, game: Game, version: int | None = None) -> Change:
             raise InvalidInput("there is nothing to undo", "undo")
         Round.objects.filter(game=game, number=last.round_number).delete()
         if last.before is not None:
-            _restore(game, last.before)
+            round_restore(game, last.before)
         return Change.objects.create(
             game=game,
             action=Change.Action.UNDO,

@@ -25,6 +25,7 @@ from .models import Change, Game, Player
 from .newgame import NewGameState
 from .selectors import CurrentRound, Standings, game_current_round, game_get, game_history, game_standings
 from .services import game_create, game_undo, round_record, round_replace, rules_for
+from .story import chart
 
 
 def refused(request: HtmxHttpRequest, status: int) -> int:
@@ -159,6 +160,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "rounds_played": len(game.rounds.all()),
         "view_url": request.build_absolute_uri(view_path(game.pk)),
         "view_qr": qr_svg(request.build_absolute_uri(view_path(game.pk))),
+        **chart(game),
         "referee_query": urlencode(
             [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(players))]
             + ([("round", current.number)] if current else [])

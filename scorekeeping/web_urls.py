@@ -1,10 +1,16 @@
 from django.urls import path
 
-from . import views
+from . import story, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_new, name="game-new"),
+    path("games/", story.games, name="games"),
+    path("games/import/", story.import_game, name="game-import"),
+    path("players/", story.players, name="players"),
+    path("g/<str:game_id>/export.json", story.export_json, name="export-json"),
+    path("g/<str:game_id>/export.csv", story.export_csv, name="export-csv"),
+    path("g/<str:game_id>/sheet/", story.sheet, name="sheet"),
     path("g/<str:game_id>/", views.table, name="table"),
     path("g/<str:game_id>/rounds/", views.round_new, name="round-new"),
     path("g/<str:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),

@@ -1,0 +1,99 @@
+"""The story of games: the history of games on this server, player records, export and import."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from referee.htmx import HtmxHttpRequest
+
+from . import phone
+from .access import check_can_create, count_created
+from .charts import cumulative, totals_svg
+from .errors import ScorekeepingError
+from .exchange import game_csv, game_document, game_import
+from .models import Game
+from .selectors import game_get, game_standings, games_summaries, player_records
+from .services import rules_for
+
+MAX_IMPORT = 2_000_000  # bytes
+
+
+def chart(game: Game) -> dict[str, object]:
+    """The chart of running totals and its numbers, for the table page and the score sheet."""
+    rules = rules_for(game)
+    numbers, series = cumulative(game)
+    title = f"Running totals after each {rules.round_word}"
+    return {
+        "chart": totals_svg(numbers, series, title=title, round_word=rules.round_word) if numbers else None,
+        "chart_numbers": numbers,
+        "chart_series": series,
+    }
+
+
+@require_GET
+def games(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "scorekeeping/games.html", {"summaries": games_summaries()})
+
+
+@require_GET
+def players(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "scorekeeping/players.html", {"records": player_records()})
+
+
+@require_GET
+def export_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    response = JsonResponse(game_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="rummy-{game.pk}.json"'
+    return response
+
+
+@require_GET
+def export_csv(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    response = HttpResponse(game_csv(game), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="rummy-{game.pk}.csv"'
+    return response
+
+
+@require_GET
+def sheet(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_get(game_id=game_id)
+    rules = rules_for(game)
+    context = {"game": game, "rules": rules, "standings": game_standings(game=game), **chart(game)}
+    context["rows"] = [
+        (p, [next((s.points for s in r.scores.all() if s.player_id == p.pk), None) for r in game.rounds.all()])
+        for p in game.players.all()
+    ]
+    return render(request, "scorekeeping/sheet.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def import_game(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "scorekeeping/import.html", {})
+    upload = request.FILES.get("file")
+    text = upload.read(MAX_IMPORT + 1).decode("utf-8", "replace") if upload else request.POST.get("document", "")
+    error = None
+    if len(text) > MAX_IMPORT:
+        error = "That file is too large for a game export."
+    else:
+        try:
+            check_can_create(request)
+            game, token = game_import(document=json.loads(text))
+        except json.JSONDecodeError as exc:
+            error = f"That is not JSON: {exc.msg} at line {exc.lineno}."
+        except ScorekeepingError as exc:
+            error = exc.message
+    if error:
+        return render(request, "scorekeeping/import.html", {"error": error, "document": text[:20000]}, status=422)
+    count_created(request)
+    phone.remember(request, game.pk, token)
+    messages.success(request, "The game is restored.")
+    return HttpResponseRedirect(reverse("table", args=[game.pk]))

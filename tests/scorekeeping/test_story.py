@@ -1,0 +1,165 @@
+"""The story of games: running totals, the chart, player records, export and import."""
+
+import copy
+import csv
+import io
+import json
+
+import pytest
+
+from scorekeeping.charts import cumulative, totals_svg
+from scorekeeping.errors import InvalidInput
+from scorekeeping.exchange import game_csv, game_document, game_import
+from scorekeeping.models import Game
+from scorekeeping.selectors import games_summaries, player_records
+from scorekeeping.services import game_undo, round_replace
+
+from .conftest import fresh, record
+
+
+@pytest.fixture
+def played(make_game):
+    game = make_game(players=["Ana", "Ben", "Cy"])
+    record(game, 1, "Ana", {"Ben": "5C", "Cy": "KC"})
+    record(game, 2, "Ben", {"Ana": "5C", "Cy": "2D 2S"})
+    round_replace(game=game, number=2, winner="Ben", hands={"Ana": "5C", "Cy": "2D"}, points={})
+    record(game, 3, None, {"Ana": "AS", "Ben": "2C", "Cy": "JK"}, buys={})
+    record(game, 4, "Cy", {"Ana": "2C"}, {"Ben": 35})
+    game_undo(game=game)
+    record(game, 4, "Cy", {"Ana": "2C"}, {"Ben": 30})
+    return fresh(game)
+
+
+def test_cumulative_totals_round_by_round(played):
+    numbers, series = cumulative(played)
+    assert numbers == [1, 2, 3, 4]
+    assert [(s.name, s.totals) for s in series] == [
+        ("Ana", [0, 5, 20, 25]),
+        ("Ben", [5, 5, 10, 40]),
+        ("Cy", [10, 15, 35, 35]),
+    ]
+
+
+def test_chart_is_svg_with_a_title_a_line_per_player_and_escaped_names(make_game):
+    game = make_game(players=["<b>Ana</b>", "Ben"], first_dealer="Ben")
+    record(game, 1, "Ben", {"<b>Ana</b>": "KC"})
+    numbers, series = cumulative(fresh(game))
+    svg = str(totals_svg(numbers, series, title="Running totals", round_word="round"))
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert '<title id="chart-title">Running totals</title>' in svg
+    assert svg.count("<polyline") == 2
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in svg and "<b>" not in svg
+    assert "style=" not in svg  # nothing the Content-Security-Policy would block
+
+
+def test_player_records_match_names_across_games(make_game, played):
+    other = make_game(players=["ana", "Dee"], first_dealer="ana")
+    for n in range(1, 8):
+        record(other, n, "ana", {"Dee": "KC"})
+    records = {r.name.casefold(): r for r in player_records()}
+    ana = records["ana"]
+    assert (ana.games, ana.won, ana.rounds, ana.rounds_won) == (2, 1, 11, 8)
+    assert (ana.best, ana.worst) == (0, 15)
+    assert ana.average == pytest.approx(25 / 11)
+    assert (records["dee"].games, records["dee"].won, records["dee"].worst) == (1, 0, 10)
+    assert records["ben"].worst == 30
+
+
+def test_games_summaries_newest_first_with_winners(make_game, played):
+    other = make_game(players=["Ana", "Dee"])
+    for n in range(1, 8):
+        record(other, n, "Dee", {"Ana": "KC"})
+    summaries = games_summaries()
+    assert [s.game.pk for s in summaries] == [other.pk, played.pk]
+    assert (summaries[0].finished, summaries[0].winners) == (True, ["Dee"])
+    assert (summaries[1].finished, summaries[1].rounds_played) == (False, 4)
+
+
+def test_csv_export_has_a_row_per_player_and_round_and_the_totals(played):
+    rows = list(csv.reader(io.StringIO(game_csv(played))))
+    assert rows[0] == [
+        "round",
+        "dealer",
+        "wild rank",
+        "player",
+        "went out",
+        "cards",
+        "penalty",
+        "adjustment",
+        "points",
+        "buys",
+    ]
+    assert rows[1] == ["1", "Ana", "3", "Ana", "yes", "", "0", "0", "0", "0"]
+    assert rows[2] == ["1", "Ana", "3", "Ben", "", "5C", "5", "0", "5", "0"]
+    assert ["4", "Ana", "6", "Ben", "", "", "30", "0", "30", "0"] in rows  # typed points, no cards
+    assert rows[-3:] == [
+        ["total", "", "", "Ana", "", "", "", "", "25", ""],
+        ["total", "", "", "Ben", "", "", "", "", "40", ""],
+        ["total", "", "", "Cy", "", "", "", "", "35", ""],
+    ]
+
+
+def test_export_import_export_gives_the_same_document(played):
+    document = game_document(played)
+    assert document["format"] == "rummy-referee/game"
+    assert [h["action"] for h in document["history"]] == [
+        "record",
+        "record",
+        "correct",
+        "record",
+        "record",
+        "undo",
+        "record",
+    ]
+    restored, token = game_import(document=json.loads(json.dumps(document)))
+    assert restored.pk != played.pk and len(token) >= 40
+    assert game_document(fresh(restored)) == document
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="something"), "not a game exported by this app"),
+        (lambda d: d.update(ruleset="gin"), "unsupported ruleset"),
+        (lambda d: d["rounds"][1].update(number=5), "rounds must be numbered 1, 2, 3"),
+        (lambda d: d["rounds"][0]["scores"][1].update(points=99), "points do not add up"),
+        (lambda d: d["rounds"][0]["scores"][1].update(penalty=99, points=99), "cards do not score 99"),
+        (lambda d: d["rounds"][0]["scores"][1].update(cards="5X"), "'5X' is not a card"),
+        (lambda d: d["rounds"][0].update(winner="Zed"), "the winner 'Zed' is not a player"),
+        (lambda d: d["rounds"][0]["scores"].pop(), "must score every player once"),
+        (lambda d: d.update(players=["Ana", "ana", "Cy"]), "already at the table"),
+        (lambda d: d.update(created_at="yesterday"), "not in ISO format"),
+        (lambda d: d.update(rounds="none"), "rounds must be a list"),
+    ],
+)
+def test_import_refuses_a_bad_document_whole(played, change, message):
+    document = copy.deepcopy(game_document(played))
+    change(document)
+    before = Game.objects.count()
+    with pytest.raises(InvalidInput, match=message):
+        game_import(document=document)
+    assert Game.objects.count() == before
+
+
+def test_import_and_export_over_the_api_and_pages(client, played):
+    exported = client.get(f"/api/games/{played.pk}/export/").json()
+    response = client.post("/api/games/import/", exported, content_type="application/json")
+    assert response.status_code == 201
+    assert response.json()["edit_token"] and response.json()["rounds"][3]["scores"][1]["points"] == 30
+    assert client.post("/api/games/import/", {"format": "x"}, content_type="application/json").status_code == 400
+    download = client.get(f"/g/{played.pk}/export.json")
+    assert download["Content-Disposition"] == f'attachment; filename="rummy-{played.pk}.json"'
+    assert json.loads(download.content) == exported
+    assert client.get(f"/g/{played.pk}/export.csv")["Content-Type"] == "text/csv; charset=utf-8"
+    page = client.post("/games/import/", {"document": json.dumps(exported)})
+    assert page.status_code == 302
+    assert client.post("/games/import/", {"document": "{not json"}).status_code == 422
+
+
+def test_story_pages(client, played):
+    assert "Ana, Ben, Cy" in client.get("/games/").content.decode()
+    assert "Player records" in client.get("/players/").content.decode()
+    sheet = client.get(f"/g/{played.pk}/sheet/").content.decode()
+    assert '<svg class="chart"' in sheet and "Score sheet" in sheet
+    table = client.get(f"/g/{played.pk}/").content.decode()
+    assert '<svg class="chart"' in table and "The numbers" in table
