@@ -140,8 +140,7 @@ def _check_round(rules: Any, snapshot: Any, number: int, names: list[str]) -> No
         except RefereeError as exc:
             raise InvalidInput(f"round {number}, {s['player']}: {exc}", "document.rounds") from None
         if not s["typed"]:
-            scored = [card_score(rules, number, c) for c in cards]
-            if sum(c.points for c in scored) != s["penalty"]:
+            if sum(card_score(rules, number, c).points for c in cards) != s["penalty"]:
                 raise InvalidInput(
                     f"round {number}: {s['player']}'s cards do not score {s['penalty']}", "document.rounds"
                 )
