@@ -1,9 +1,12 @@
 from django.urls import path
 
-from . import story, views
+from . import pwa, story, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/", story.games, name="games"),
     path("games/import/", story.import_game, name="game-import"),

@@ -191,6 +191,16 @@
     if (form && event.detail.elt === form) pending = form;
     banner();
   });
+  // Installable and offline-aware: the service worker keeps the shell, the rules and the games seen here.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () {});
+    document.addEventListener("htmx:afterSettle", function () {
+      if (navigator.serviceWorker.controller && document.getElementById("table-body")) {
+        navigator.serviceWorker.controller.postMessage({ refresh: location.pathname });
+      }
+    });
+  }
+
   window.addEventListener("offline", banner);
   window.addEventListener("online", function () { if (pending) resend(); else banner(); });
   document.addEventListener("DOMContentLoaded", banner);

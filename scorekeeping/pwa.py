@@ -1,0 +1,44 @@
+"""Installable and offline-aware: the web app manifest, the service worker and the offline page."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from referee.engine import RULESETS
+
+STATIC_SHELL = ["css/app.css", "js/app.js", "vendor/htmx.min.js", "icons/icon.svg", "icons/icon-192.png"]
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    return render(request, "pwa/manifest.webmanifest", content_type="application/manifest+json")
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    pages = [reverse("home"), reverse("offline"), reverse("rules"), reverse("referee")]
+    pages += [reverse("rules-detail", args=[slug]) for slug in RULESETS]
+    shell = pages + [static(path) for path in STATIC_SHELL]
+    # Hashed static names change with every deploy, and so does the cache.
+    version = hashlib.sha256(json.dumps(shell).encode()).hexdigest()[:12]
+    response = render(
+        request,
+        "pwa/sw.js",
+        {"shell": json.dumps(shell), "version": version},
+        content_type="application/javascript; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "pwa/offline.html")
