@@ -139,11 +139,8 @@ def _check_round(rules: Any, snapshot: Any, number: int, names: list[str]) -> No
             cards = parse_cards(_require(s, "cards", str, where + "scores."))
         except RefereeError as exc:
             raise InvalidInput(f"round {number}, {s['player']}: {exc}", "document.rounds") from None
-        if not s["typed"]:
-            if sum(card_score(rules, number, c).points for c in cards) != s["penalty"]:
-                raise InvalidInput(
-                    f"round {number}: {s['player']}'s cards do not score {s['penalty']}", "document.rounds"
-                )
+        if not s["typed"] and sum(card_score(rules, number, c).points for c in cards) != s["penalty"]:
+            raise InvalidInput(f"round {number}: {s['player']}'s cards do not score {s['penalty']}", "document.rounds")
 
 
 def game_import(*, document: Any) -> tuple[Game, str]:
