@@ -6,6 +6,7 @@ from typing import Any
 
 from .engine import Laid, Penalty, Rules, Verdict, variants_for
 from .engine.cards import rank_text
+from .engine.i18n import _
 
 
 def laid_data(laid: Laid) -> dict[str, Any]:
@@ -52,14 +53,14 @@ def rules_data(rules: Rules) -> dict[str, Any]:
     deck_by_players = {n: rules.deck(n) for n in range(rules.min_players, rules.max_players + 1)}
     return {
         "slug": rules.slug,
-        "name": rules.name,
+        "name": rules.display_name,
         "document": rules.source,
         "variants_applied": list(rules.variants),
         "players": {"min": rules.min_players, "max": rules.max_players},
         "decks": [
             {"players": n, "packs": d.packs, "jokers": d.jokers, "cards": d.size} for n, d in deck_by_players.items()
         ],
-        "words": {"round": rules.round_word, "book": rules.book_word, "run": rules.run_word},
+        "words": {"round": _(rules.round_word), "book": _(rules.book_word), "run": _(rules.run_word)},
         "rounds": [
             {
                 "number": r.number,
@@ -83,8 +84,8 @@ def rules_data(rules: Rules) -> dict[str, Any]:
         "runs_may_join": rules.runs_may_join,
         "layoff_on_opening_turn": rules.layoff_on_opening_turn,
         "swap": rules.swap.value,
-        "buys": {"allowed": rules.buys.allowed, "limit": rules.buys.limit, "name": rules.buys.name},
+        "buys": {"allowed": rules.buys.allowed, "limit": rules.buys.limit, "name": _(rules.buys.name)},
         "tie_break": rules.tie_break.value,
         "cut_bonus": rules.cut_bonus,
-        "variants": [{"slug": v.slug, "name": v.name, "effect": v.effect} for v in variants_for(rules.slug)],
+        "variants": [{"slug": v.slug, "name": _(v.name), "effect": _(v.effect)} for v in variants_for(rules.slug)],
     }

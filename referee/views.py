@@ -7,6 +7,8 @@ from typing import Any
 
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from .engine import (
@@ -93,7 +95,7 @@ class RefereeState:
             self.groups[self.active] = f"{self.groups[self.active]} {post.get('tap', '')}".strip()
             return False
         if "untap" in post:
-            g, _, i = post.get("untap", "").partition(":")
+            g, _sep, i = post.get("untap", "").partition(":")
             group, index = _int(g, -1), _int(i, -1)
             if 0 <= group < len(self.groups):
                 tokens = self.groups[group].split()
@@ -159,9 +161,9 @@ def _group_view(state: RefereeState) -> list[dict[str, Any]]:
     rules = state.rules()
     wild = rules.wild_rank(state.round)
     labels = {
-        Action.LAYOFF: ["On the table: the exposed meld", "Your cards to lay off"],
-        Action.SWAP: ["On the table: the meld with the wild", "Your natural card"],
-        HAND: ["Your whole hand"],
+        Action.LAYOFF: [_("On the table: the exposed meld"), _("Your cards to lay off")],
+        Action.SWAP: [_("On the table: the meld with the wild"), _("Your natural card")],
+        HAND: [_("Your whole hand")],
     }.get(state.action, [])
     groups = []
     for i, text in enumerate(state.groups):
@@ -173,7 +175,7 @@ def _group_view(state: RefereeState) -> list[dict[str, Any]]:
             {
                 "index": i,
                 "text": text,
-                "label": labels[i] if i < len(labels) else f"Meld {i + 1}",
+                "label": labels[i] if i < len(labels) else _("Meld {n}").format(n=i + 1),
                 "chips": chips(cards, wild),
                 "active": i == state.active,
             }
@@ -219,26 +221,29 @@ def _context(state: RefereeState, verdict: Verdict | None = None, error: Referee
         "rules": rules,
         "rulesets": RULESETS.values(),
         "variants": [
-            {"slug": v.slug, "name": v.name, "effect": v.effect, "checked": v.slug in state.variants}
+            {"slug": v.slug, "name": _(v.name), "effect": _(v.effect), "checked": v.slug in state.variants}
             for v in variants_for(state.ruleset)
         ],
         "rounds": [
             {
                 "number": r.number,
-                "label": f"{rules.round_word.capitalize()} {r.number}: {rules.contract_words(r.number)}",
+                "label": _("{word} {number}: {contract}").format(
+                    word=capfirst(_(rules.round_word)), number=r.number, contract=rules.contract_words(r.number)
+                ),
             }
             for r in rules.rounds
         ],
         "actions": [
-            (Action.OPEN, "Open: lay down the contract"),
-            (Action.LAYOFF, "Lay off onto a meld"),
-            (Action.SWAP, "Swap a wild for its card"),
-            (Action.GO_OUT, "Go out: the whole hand at once"),
-            (HAND, "Can I? Find it in my hand"),
+            (Action.OPEN, _("Open: lay down the contract")),
+            (Action.LAYOFF, _("Lay off onto a meld")),
+            (Action.SWAP, _("Swap a wild for its card")),
+            (Action.GO_OUT, _("Go out: the whole hand at once")),
+            (HAND, _("Can I? Find it in my hand")),
         ],
         "groups": _group_view(state),
         "keypad": keypad(rules.wild_rank(state.round)),
         "wild_words": rules.wild_words(state.round),
+        "round_word": _(rules.round_word),
         "contract": rules.contract_words(state.round),
         "verdict": _verdict_view(state, verdict) if verdict else None,
         "error": error,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from . import ratelimit
 from .errors import EditForbidden, TooManyRequests
@@ -20,7 +21,7 @@ def check_token(request: HttpRequest, game: Game, token: str | None) -> None:
     if not game_token_valid(game=game, token=token):
         if token:
             ratelimit.hit(lim, key)
-        raise EditForbidden("changing this game needs its edit token (the edit link, or the X-Game-Token header)")
+        raise EditForbidden(_("changing this game needs its edit token (the edit link, or the X-Game-Token header)"))
 
 
 def check_can_create(request: HttpRequest) -> None:

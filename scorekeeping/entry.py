@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, parse_cards
 from referee.presentation import Chip, Key, chips, keypad
@@ -70,7 +71,7 @@ class EntryState:
 
     def untap(self, value: str) -> None:
         """No-JS chip: ``"<seat>:<index>"`` removes that card from that hand."""
-        seat_text, _, index_text = value.partition(":")
+        seat_text, _sep, index_text = value.partition(":")
         seat, index = _int(seat_text), _int(index_text)
         if seat is None or index is None:
             return
@@ -162,7 +163,7 @@ def entry_view(
     per_player: dict[int, list[str]] = {p.seat: [] for p in players}
     general: list[str] = []
     for key, messages in shown.items():
-        kind, _, name = key.partition(".")
+        kind, _sep, name = key.partition(".")
         player = by_name.get(name.casefold()) if kind in ("hands", "points", "buys") and name else None
         if player is not None:
             per_player[player.seat] += messages
@@ -200,7 +201,7 @@ def entry_view(
     cutter = players[(dealer.seat - 1) % len(players)].name
     return EntryView(
         number=number,
-        round_word=rules.round_word,
+        round_word=_(rules.round_word),
         state=state,
         rows=rows,
         errors=general,
@@ -220,7 +221,7 @@ def _typed_only(errors: Mapping[str, list[str]], state: EntryState, players: lis
     }
     kept: dict[str, list[str]] = {}
     for key, messages in errors.items():
-        kind, _, name = key.partition(".")
+        kind, _sep, name = key.partition(".")
         if kind in ("hands", "points", "buys") and name and name.casefold() not in typed:
             continue
         kept[key] = messages

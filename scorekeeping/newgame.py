@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 
 from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
 
@@ -56,7 +57,7 @@ class NewGameState:
 
     def apply(self, op: str) -> bool:
         """Carry out an edit of the form; True when the table asked to create the game."""
-        verb, _, arg = op.partition("-")
+        verb, _sep, arg = op.partition("-")
         index = int(arg) if arg.isdigit() else -1
         n = len(self.players)
         if verb == "add" and n < 20:
@@ -102,11 +103,11 @@ class NewGameState:
         return {
             "ruleset": self.ruleset,
             "rulesets": [
-                {"slug": r.slug, "name": r.name, "players": f"{r.min_players}-{r.max_players}"}
+                {"slug": r.slug, "name": r.display_name, "players": f"{r.min_players}-{r.max_players}"}
                 for r in RULESETS.values()
             ],
             "variants": [
-                {"slug": v.slug, "name": v.name, "effect": v.effect, "checked": v.slug in self.variants}
+                {"slug": v.slug, "name": _(v.name), "effect": _(v.effect), "checked": v.slug in self.variants}
                 for v in variants_for(self.ruleset)
             ],
             "players": rows,

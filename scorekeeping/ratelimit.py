@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import RateLimit
 
@@ -70,9 +72,13 @@ class RateLimited(Exception):
     def __init__(self, lim: Limit) -> None:
         self.limit = lim
         self.retry_after = retry_after(lim)
-        what = "new games" if lim.name == "create" else "wrong edit tokens"
-        minutes = max(1, round(lim.seconds / 60))
+        if lim.name == "create":
+            message = _("Too many new games from this address: at most {count} in {minutes} minutes.")
+        else:
+            message = _("Too many wrong edit tokens from this address: at most {count} in {minutes} minutes.")
+        wait = ngettext("Try again in {n} minute.", "Try again in {n} minutes.", max(1, round(self.retry_after / 60)))
         super().__init__(
-            f"Too many {what} from this address: at most {lim.count} in {minutes} minutes. "
-            f"Try again in {max(1, round(self.retry_after / 60))} minute(s)."
+            message.format(count=lim.count, minutes=max(1, round(lim.seconds / 60)))
+            + " "
+            + wait.format(n=max(1, round(self.retry_after / 60)))
         )

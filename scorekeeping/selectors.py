@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from referee.engine import Component, Rules, TieBreak
 from referee.engine.cards import rank_text
 
 from .models import Change, Game, Player, Round, Score
+from .services import _names as names_words
 from .services import dealer_seat, rules_for
 
 
@@ -50,14 +52,8 @@ class Standings:
         return [r.player for r in self.rows if r.place == 1] if self.finished else []
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _names(players: list[Player]) -> str:
-    names = [p.name for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names_words([p.name for p in players])
 
 
 def game_standings(*, game: Game) -> Standings:
@@ -85,14 +81,21 @@ def game_standings(*, game: Game) -> Standings:
         if len(tied) < 2 or not rounds:
             continue
         if by_wins and len({wins[p.pk] for p in tied}) > 1:
-            counts = " against ".join(str(wins[p.pk]) for p in tied)
-            notes.append(f"{_names(tied)} have {total} points each; most rounds won goes first ({counts}).")
+            counts = _(" against ").join(str(wins[p.pk]) for p in tied)
+            notes.append(
+                _("{names} have {total} points each; most rounds won goes first ({counts}).").format(
+                    names=_names(tied), total=total, counts=counts
+                )
+            )
         for group_key in sorted({key(p) for p in tied}):
             group = [p for p in tied if key(p) == group_key]
             if len(group) > 1:
                 place = 1 + sum(key(q) < group_key for q in players)
-                why = " and as many rounds won" if by_wins else ""
-                notes.append(f"{_names(group)} share {_ordinal(place)} place: {total} points each{why}.")
+                if by_wins:
+                    message = _("{names} share place {place}: {total} points each and as many rounds won.")
+                else:
+                    message = _("{names} share place {place}: {total} points each.")
+                notes.append(message.format(names=_names(group), place=place, total=total))
     return Standings(finished=len(rounds) >= rules.last_round, rows=rows, notes=notes)
 
 
@@ -140,7 +143,7 @@ def game_current_round(*, game: Game) -> CurrentRound | None:
         jokers=deck.jokers,
         stock=rules.stock(n, number),
         upcard=1,
-        round_word=rules.round_word,
+        round_word=_(rules.round_word),
     )
 
 

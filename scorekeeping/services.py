@@ -15,15 +15,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.engine import (
     Card,
     RefereeError,
     Rules,
+    UnknownVariant,
     find_rules,
     parse_cards,
 )
-from referee.engine.cards import ACE, RANK_PLURALS, rank_text
+from referee.engine.cards import ACE, rank_plural, rank_text
 from referee.engine.checks import copy_reasons
 from referee.engine.scoring import card_score
 
@@ -35,6 +38,17 @@ CardsInput = str | Sequence[str]
 
 
 # --- tokens ------------------------------------------------------------------------
+
+
+def _where(rules: Rules, number: int) -> str:
+    return _("{word} {number}").format(word=_(rules.round_word), number=number)
+
+
+def _names(names: list[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``, in the active language."""
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def token_hash(token: str) -> str:
@@ -50,7 +64,7 @@ def game_token_valid(*, game: Game, token: str | None) -> bool:
 
 def game_require_token(*, game: Game, token: str | None) -> None:
     if not game_token_valid(game=game, token=token):
-        raise EditForbidden("changing this game needs its edit token (the edit link, or the X-Game-Token header)")
+        raise EditForbidden(_("changing this game needs its edit token (the edit link, or the X-Game-Token header)"))
 
 
 # --- creating a game ---------------------------------------------------------------
@@ -68,21 +82,25 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
         key = f"players.{i}"
         name = " ".join(str(raw).split()) if isinstance(raw, str) else ""
         if not name:
-            errors.setdefault(key, []).append(f"player {i + 1} needs a name")
+            errors.setdefault(key, []).append(_("player {n} needs a name").format(n=i + 1))
         elif len(name) > MAX_NAME:
             errors.setdefault(key, []).append(
-                f"{name[:MAX_NAME]}… is too long: names have at most {MAX_NAME} characters"
+                _("{name}… is too long: names have at most {n} characters").format(name=name[:MAX_NAME], n=MAX_NAME)
             )
         elif name.casefold() in seen:
             errors.setdefault(key, []).append(
-                f"{name} is already at the table (player {seen[name.casefold()] + 1}); names must differ"
+                _("{name} is already at the table (player {n}); names must differ").format(
+                    name=name, n=seen[name.casefold()] + 1
+                )
             )
         else:
             seen[name.casefold()] = i
         cleaned.append(name)
     if not rules.min_players <= len(names) <= rules.max_players:
         errors.setdefault("players", []).append(
-            f"{rules.title} is for {rules.min_players}-{rules.max_players} players, not {len(names)}"
+            _("{title} is for {low}-{high} players, not {n}").format(
+                title=rules.title, low=rules.min_players, high=rules.max_players, n=len(names)
+            )
         )
     if errors:
         raise InvalidInput(errors)
@@ -98,11 +116,11 @@ def _draw_rank(card: Card) -> int:
 def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str, str] | None) -> tuple[int, str]:
     by_key = {n.casefold(): i for i, n in enumerate(names)}
     if first_dealer is not None and draw:
-        raise InvalidInput("name the first dealer or draw for it, not both", "first_dealer")
+        raise InvalidInput(_("name the first dealer or draw for it, not both"), "first_dealer")
     if first_dealer is not None:
         seat = by_key.get(" ".join(first_dealer.split()).casefold())
         if seat is None:
-            raise InvalidInput(f"{first_dealer!r} is not one of the players", "first_dealer")
+            raise InvalidInput(_("{name!r} is not one of the players").format(name=first_dealer), "first_dealer")
         return seat, "named"
     if not draw:
         return secrets.randbelow(len(names)), "random"
@@ -111,7 +129,7 @@ def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str,
     for name, text in draw.items():
         seat = by_key.get(" ".join(name.split()).casefold())
         if seat is None:
-            errors.setdefault(f"draw.{name}", []).append(f"{name!r} is not one of the players")
+            errors.setdefault(f"draw.{name}", []).append(_("{name!r} is not one of the players").format(name=name))
             continue
         try:
             cards = parse_cards(text)
@@ -119,20 +137,27 @@ def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str,
             errors.setdefault(f"draw.{name}", []).append(f"{names[seat]}: {exc}")
             continue
         if len(cards) != 1 or cards[0].is_joker:
-            errors.setdefault(f"draw.{name}", []).append(f"{names[seat]} draws one card, not a joker")
+            errors.setdefault(f"draw.{name}", []).append(
+                _("{name} draws one card, not a joker").format(name=names[seat])
+            )
             continue
         drawn[seat] = cards[0]
     missing = [names[i] for i in range(len(names)) if i not in drawn and f"draw.{names[i]}" not in errors]
     if missing:
-        errors.setdefault("draw", []).append(f"every player draws a card; missing: {', '.join(missing)}")
+        errors.setdefault("draw", []).append(
+            _("every player draws a card; missing: {names}").format(names=", ".join(missing))
+        )
     if errors:
         raise InvalidInput(errors)
     best = max(_draw_rank(c) for c in drawn.values())
     top = [seat for seat, c in drawn.items() if _draw_rank(c) == best]
     if len(top) > 1:
-        who = " and ".join(names[s] for s in sorted(top))
+        who = _names([names[s] for s in sorted(top)])
         raise InvalidInput(
-            f"{who} tie with the highest card ({RANK_PLURALS[1 if best == 14 else best]}): they draw again", "draw"
+            _("{names} tie with the highest card ({ranks}): they draw again").format(
+                names=who, ranks=rank_plural(1 if best == 14 else best)
+            ),
+            "draw",
         )
     return top[0], "draw"
 
@@ -148,8 +173,10 @@ def game_create(
     """A new game and its edit token (returned once; only its hash is kept)."""
     try:
         rules = find_rules(ruleset, variants)
+    except UnknownVariant as exc:
+        raise InvalidInput(str(exc), "variants") from None
     except RefereeError as exc:
-        raise InvalidInput(str(exc), "variants" if "variant" in str(exc) else "ruleset") from None
+        raise InvalidInput(str(exc), "ruleset") from None
     names = _clean_names(players, rules)
     seat, method = _first_dealer(names, first_dealer, draw)
     token = secrets.token_urlsafe(32)
@@ -235,7 +262,7 @@ def _plan_round(
     def find(name: str, key: str) -> Player | None:
         found = by_key.get(" ".join(str(name).split()).casefold())
         if found is None:
-            fail(key, f"there is no player named {name!r} in this game")
+            fail(key, _("there is no player named {name!r} in this game").format(name=name))
         return found
 
     winner_player = find(winner, "winner") if winner is not None else None
@@ -254,17 +281,27 @@ def _plan_round(
             key = f"buys.{buys_of[player.pk][0]}"
             count = _whole(buys_of[player.pk][1])
             if count is None or count < 0:
-                fail(key, f"{name}'s buys must be a whole number of 0 or more, not {buys_of[player.pk][1]!r}")
+                fail(
+                    key,
+                    _("{name}'s buys must be a whole number of 0 or more, not {value!r}").format(
+                        name=name, value=buys_of[player.pk][1]
+                    ),
+                )
             elif count and not rules.buys.allowed:
                 fail(
                     key,
-                    f"{rules.title} has no buys"
-                    + (" (the variant buy-discard allows them)" if rules.slug == "mexican" else ""),
+                    (
+                        _("{title} has no buys (the variant buy-discard allows them)")
+                        if rules.slug == "mexican"
+                        else _("{title} has no buys")
+                    ).format(title=rules.title),
                 )
             elif rules.buys.limit is not None and count > rules.buys.limit:
                 fail(
                     key,
-                    f"{name} took {count} buys; {rules.title} allows at most {rules.buys.limit} a {rules.round_word}",
+                    _("{name} took {count} buys; {title} allows at most {limit} a {word}").format(
+                        name=name, count=count, title=rules.title, limit=rules.buys.limit, word=_(rules.round_word)
+                    ),
                 )
             else:
                 row.buys = count
@@ -279,43 +316,55 @@ def _plan_round(
                 fail(hand_key, f"{name}: {exc}")
         if player == winner_player:
             if row.cards:
-                entered = "1 card was" if len(row.cards) == 1 else f"{len(row.cards)} cards were"
-                fail(hand_key, f"{name} went out, so {name} holds no cards; {entered} entered")
+                message = ngettext(
+                    "{name} went out, so {name} holds no cards; {n} card was entered",
+                    "{name} went out, so {name} holds no cards; {n} cards were entered",
+                    len(row.cards),
+                )
+                fail(hand_key, message.format(name=name, n=len(row.cards)))
             if has_points and _whole(points_of[player.pk][1]) != 0:
-                fail(points_key, f"{name} went out and scores 0")
+                fail(points_key, _("{name} went out and scores 0").format(name=name))
             continue
         if has_hand and has_points:
-            fail(hand_key, f"give {name}'s cards or {name}'s points, not both")
+            fail(hand_key, _("give {name}'s cards or {name}'s points, not both").format(name=name))
         elif not has_hand and not has_points:
-            fail(hand_key, f"{name}'s cards left in hand (or points) are missing")
+            fail(hand_key, _("{name}'s cards left in hand (or points) are missing").format(name=name))
         elif has_points:
             value = _whole(points_of[player.pk][1])
             if value is None or value < 0:
                 fail(
-                    points_key, f"{name}'s points must be a whole number of 0 or more, not {points_of[player.pk][1]!r}"
+                    points_key,
+                    _("{name}'s points must be a whole number of 0 or more, not {value!r}").format(
+                        name=name, value=points_of[player.pk][1]
+                    ),
                 )
             elif value > _max_points(rules, number, most):
                 fail(
                     points_key,
-                    f"{name} cannot have {value} points: {most} cards score at most {_max_points(rules, number, most)}",
+                    _("{name} cannot have {value} points: {n} cards score at most {top}").format(
+                        name=name, value=value, n=most, top=_max_points(rules, number, most)
+                    ),
                 )
             else:
                 row.penalty, row.typed = value, True
         elif not row.cards and hand_key not in errors:
-            fail(hand_key, f"{name} did not go out, so {name} holds cards: enter them (or the points)")
-        if len(row.cards) > most:
-            buys_note = f" and {row.buys} buys" if row.buys else ""
             fail(
                 hand_key,
-                f"{name} holds {len(row.cards)} cards, but could hold at most {most} ({rnd.dealt} dealt{buys_note})",
+                _("{name} did not go out, so {name} holds cards: enter them (or the points)").format(name=name),
             )
+        if len(row.cards) > most:
+            if row.buys:
+                message = _("{name} holds {n} cards, but could hold at most {most} ({dealt} dealt and {buys} buys)")
+            else:
+                message = _("{name} holds {n} cards, but could hold at most {most} ({dealt} dealt)")
+            fail(hand_key, message.format(name=name, n=len(row.cards), most=most, dealt=rnd.dealt, buys=row.buys))
     all_cards = [c for row in rows for c in row.cards]
     for reason in copy_reasons(rules, all_cards, len(players)):
-        fail("hands", f"across all hands: {reason}")
+        fail("hands", _("across all hands: {reason}").format(reason=reason))
     cutter = players[(dealer.seat - 1) % len(players)]
     if cut_bonus:
         if not rules.cut_bonus:
-            fail("cut_bonus", f"{rules.title} has no cut bonus (Liverpool has)")
+            fail("cut_bonus", _("{title} has no cut bonus (Liverpool has)").format(title=rules.title))
         else:
             next(r for r in rows if r.player == cutter).adjustment = -rules.cut_bonus
     for row in rows:
@@ -429,9 +478,19 @@ def _locked(game: Game, version: int | None) -> Game:
 def _what_changed(game: Game, version: int) -> str:
     changes = list(game.changes.filter(version__gt=version).order_by("id"))
     if not changes:
-        return f"this game is at version {game.version}, not {version}"
-    said = "; ".join(f"round {c.round_number} was {Change.Action(c.action).label}" for c in changes)
-    return f"the game changed on another phone since you loaded it: {said}"
+        return _("this game is at version {version}, not {given}").format(version=game.version, given=version)
+    rules = rules_for(game)
+    said = "; ".join(_change_words(rules, c) for c in changes)
+    return _("the game changed on another phone since you loaded it: {changes}").format(changes=said)
+
+
+def _change_words(rules: Rules, change: Change) -> str:
+    where = _("{word} {number}").format(word=_(rules.round_word), number=change.round_number)
+    if change.action == Change.Action.RECORD:
+        return _("{where} was recorded").format(where=where)
+    if change.action == Change.Action.CORRECT:
+        return _("{where} was corrected").format(where=where)
+    return _("a change to {where} was undone").format(where=where)
 
 
 def _bump(game: Game) -> int:
@@ -457,15 +516,25 @@ def round_record(
         game = _locked(game, version)
         recorded = game.rounds.count()
         if number <= recorded:
-            raise Conflict(f"round {number} is already recorded (by another phone?); correct it instead", "number")
+            raise Conflict(
+                _("{where} is already recorded (by another phone?); correct it instead").format(
+                    where=_where(rules, number)
+                ),
+                "number",
+            )
         if number > rules.last_round:
             raise InvalidInput(
-                f"{rules.title} has {rules.last_round} {rules.round_word}s; there is no {rules.round_word} {number}",
+                _("{title} has {last} {words}; there is no {where}").format(
+                    title=rules.title, last=rules.last_round, words=_(rules.round_plural), where=_where(rules, number)
+                ),
                 "number",
             )
         if number != recorded + 1:
             raise InvalidInput(
-                f"{rules.round_word} {number} is out of order: {rules.round_word} {recorded + 1} is next", "number"
+                _("{where} is out of order: {next} is next").format(
+                    where=_where(rules, number), next=_where(rules, recorded + 1)
+                ),
+                "number",
             )
         players = list(game.players.order_by("seat"))
         plan = _checked_plan(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
@@ -473,7 +542,9 @@ def round_record(
             with transaction.atomic():
                 rnd = _write_round(game, rules, number, plan, cut_bonus)
         except IntegrityError:
-            raise Conflict(f"round {number} is already recorded (by another phone?)", "number") from None
+            raise Conflict(
+                _("{where} is already recorded (by another phone?)").format(where=_where(rules, number)), "number"
+            ) from None
         Change.objects.create(
             game=game, action=Change.Action.RECORD, round_number=number, after=round_snapshot(rnd), version=_bump(game)
         )
@@ -498,7 +569,8 @@ def round_replace(
         old = game.rounds.select_related("winner", "dealer").filter(number=number).first()
         if old is None:
             raise InvalidInput(
-                f"{rules.round_word} {number} has not been recorded, so it cannot be corrected", "number"
+                _("{where} has not been recorded, so it cannot be corrected").format(where=_where(rules, number)),
+                "number",
             )
         players = list(game.players.order_by("seat"))
         plan = _checked_plan(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
@@ -522,7 +594,7 @@ def game_undo(*, game: Game, version: int | None = None) -> Change:
         game = _locked(game, version)
         last = game.changes.exclude(action=Change.Action.UNDO).filter(undone_by__isnull=True).order_by("-id").first()
         if last is None:
-            raise InvalidInput("there is nothing to undo", "undo")
+            raise InvalidInput(_("there is nothing to undo"), "undo")
         Round.objects.filter(game=game, number=last.round_number).delete()
         if last.before is not None:
             round_restore(game, last.before)

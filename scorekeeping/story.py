@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from referee.htmx import HtmxHttpRequest
@@ -28,9 +29,9 @@ def chart(game: Game) -> dict[str, object]:
     """The chart of running totals and its numbers, for the table page and the score sheet."""
     rules = rules_for(game)
     numbers, series = cumulative(game)
-    title = f"Running totals after each {rules.round_word}"
+    title = _("Running totals after each {word}").format(word=_(rules.round_word))
     return {
-        "chart": totals_svg(numbers, series, title=title, round_word=rules.round_word) if numbers else None,
+        "chart": totals_svg(numbers, series, title=title, round_word=_(rules.round_word)) if numbers else None,
         "chart_numbers": numbers,
         "chart_series": series,
     }
@@ -82,18 +83,18 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
     text = upload.read(MAX_IMPORT + 1).decode("utf-8", "replace") if upload else request.POST.get("document", "")
     error = None
     if len(text) > MAX_IMPORT:
-        error = "That file is too large for a game export."
+        error = _("That file is too large for a game export.")
     else:
         try:
             check_can_create(request)
             game, token = game_import(document=json.loads(text))
         except json.JSONDecodeError as exc:
-            error = f"That is not JSON: {exc.msg} at line {exc.lineno}."
+            error = _("That is not JSON: {error} at line {line}.").format(error=exc.msg, line=exc.lineno)
         except ScorekeepingError as exc:
             error = exc.message
     if error:
         return render(request, "scorekeeping/import.html", {"error": error, "document": text[:20000]}, status=422)
     count_created(request)
     phone.remember(request, game.pk, token)
-    messages.success(request, "The game is restored.")
+    messages.success(request, _("The game is restored."))
     return HttpResponseRedirect(reverse("table", args=[game.pk]))

@@ -26,6 +26,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("referee.urls")),
     path("", include("scorekeeping.api_urls")),
     path("", include("scorekeeping.web_urls")),

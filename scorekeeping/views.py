@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
@@ -110,34 +112,49 @@ def _board(game: Game, standings: Standings, current: CurrentRound | None) -> li
 
 
 def _speech(current: CurrentRound) -> str:
-    word = current.round_word.capitalize()
-    return (
-        f"{word} {current.number}. Deal {current.hand_size} cards each. {current.wild_words}. "
-        f"Contract: {current.contract.replace(' + ', ' and ')}. {current.dealer.name} deals, "
-        f"{current.first_player.name} starts. {current.stock} cards in the stock."
+    return _(
+        "{word} {number}. Deal {dealt} cards each. {wilds}. Contract: {contract}. "
+        "{dealer} deals, {first} starts. {stock} cards in the stock."
+    ).format(
+        word=capfirst(current.round_word),
+        number=current.number,
+        dealt=current.hand_size,
+        wilds=current.wild_words,
+        contract=current.contract.replace(" + ", _(" and ")),
+        dealer=current.dealer.name,
+        first=current.first_player.name,
+        stock=current.stock,
     )
 
 
 def _describe(change: Change) -> str:
     """One line of the history: what changed, in words."""
-    word = "round"
+    word = capfirst(_("round"))
     if change.action == Change.Action.RECORD:
         after = change.after or {}
         winner = after.get("winner")
-        return f"{word.capitalize()} {change.round_number} recorded" + (
-            f": {winner} went out" if winner else ": no one went out"
-        )
+        if winner:
+            return _("{word} {number} recorded: {name} went out").format(
+                word=word, number=change.round_number, name=winner
+            )
+        return _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
     if change.action == Change.Action.UNDO:
-        return f"Undid a change to {word} {change.round_number}"
+        return _("Undid a change to {word} {number}").format(word=word.lower(), number=change.round_number)
     before, after = change.before or {}, change.after or {}
     parts = []
     if before.get("winner") != after.get("winner"):
-        parts.append(f"went out: {before.get('winner') or 'no one'} → {after.get('winner') or 'no one'}")
+        nobody = _("no one")
+        parts.append(
+            _("went out: {before} → {after}").format(
+                before=before.get("winner") or nobody, after=after.get("winner") or nobody
+            )
+        )
     old = {s["player"]: s["points"] for s in before.get("scores", [])}
     for s in after.get("scores", []):
         if old.get(s["player"]) != s["points"]:
             parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
-    return f"{word.capitalize()} {change.round_number} corrected" + (": " + "; ".join(parts) if parts else "")
+    text = _("{word} {number} corrected").format(word=word, number=change.round_number)
+    return text + (": " + "; ".join(parts) if parts else "")
 
 
 def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
@@ -154,6 +171,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "current": current,
         "board": _board(game, standings, current),
         "round_numbers": range(1, rules.last_round + 1),
+        "round_word": _(rules.round_word),
         "can_edit": editable,
         "speech": _speech(current) if current else "",
         "history": [(c, _describe(c)) for c in game_history(game=game)],
@@ -210,7 +228,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     if request.POST.get("preview"):
         return page()
     if state.winner == "":
-        return page(422, {"winner": ["Choose who went out (or no one, if the stock ran out)."]})
+        return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
     try:
         do_write(players, state)
     except Conflict as exc:
@@ -228,10 +246,12 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     url = reverse("table", args=[game.pk])
     if request.htmx and not correcting:
         fresh = game_get(game_id=game.pk)
-        notice = f"{rules_for(fresh).round_word.capitalize()} {number} recorded."
+        notice = _("{word} {number} recorded.").format(word=capfirst(_(rules_for(fresh).round_word)), number=number)
         context = _table_context(request, fresh, notice=notice)
         return trigger_client_event(render(request, "scorekeeping/table.html#body", context), "roundSaved")
-    messages.success(request, f"{rules_for(game).round_word.capitalize()} {number} saved.")
+    messages.success(
+        request, _("{word} {number} saved.").format(word=capfirst(_(rules_for(game).round_word)), number=number)
+    )
     if request.htmx:
         return trigger_client_event(HttpResponseClientRedirect(url), "roundSaved")
     return HttpResponseRedirect(url)
@@ -255,7 +275,7 @@ def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 def _entry_conflict_finished(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    context = _table_context(request, game, conflict="The game is finished: every round is recorded.")
+    context = _table_context(request, game, conflict=_("The game is finished: every round is recorded."))
     name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
     return render(request, name, context, status=refused(request, 409))
 
@@ -290,7 +310,8 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     status = 200
     try:
         change = game_undo(game=game, version=int(version) if version and version.isdigit() else None)
-        extra["notice"] = f"Undone: {_describe(change.undoes) if change.undoes else 'the last change'}."
+        what = _describe(change.undoes) if change.undoes else _("the last change")
+        extra["notice"] = _("Undone: {what}.").format(what=what)
     except (Conflict, InvalidInput) as exc:
         extra["conflict"] = exc.message
         status = exc.status
@@ -318,7 +339,7 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
         response = render(request, "scorekeeping/forbidden.html", {"game": game, "bad_link": True}, status=403)
     else:
         phone.remember(request, game.pk, token)
-        messages.success(request, "This phone can now record and correct rounds.")
+        messages.success(request, _("This phone can now record and correct rounds."))
         response = HttpResponseRedirect(reverse("table", args=[game.pk]))
     response["Referrer-Policy"] = "no-referrer"
     return response

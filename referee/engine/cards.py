@@ -13,27 +13,68 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import CardSyntaxError
+from .i18n import N_, _, capfirst
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS: tuple[int, ...] = tuple(range(1, 14))
 
 RANK_TEXT: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {r: str(r) for r in range(2, 11)}
 RANK_NAMES: dict[int, str] = {
-    1: "ace",
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "jack",
-    12: "queen",
-    13: "king",
+    1: N_("ace"),
+    2: N_("two"),
+    3: N_("three"),
+    4: N_("four"),
+    5: N_("five"),
+    6: N_("six"),
+    7: N_("seven"),
+    8: N_("eight"),
+    9: N_("nine"),
+    10: N_("ten"),
+    11: N_("jack"),
+    12: N_("queen"),
+    13: N_("king"),
 }
-RANK_PLURALS: dict[int, str] = {r: ("sixes" if r == 6 else n + "s") for r, n in RANK_NAMES.items()}
+RANK_PLURALS: dict[int, str] = {
+    1: N_("aces"),
+    2: N_("twos"),
+    3: N_("threes"),
+    4: N_("fours"),
+    5: N_("fives"),
+    6: N_("sixes"),
+    7: N_("sevens"),
+    8: N_("eights"),
+    9: N_("nines"),
+    10: N_("tens"),
+    11: N_("jacks"),
+    12: N_("queens"),
+    13: N_("kings"),
+}
+# "a seven": the article depends on the word, in every language.
+RANK_WITH_ARTICLE: dict[int, str] = {
+    1: N_("an ace"),
+    2: N_("a two"),
+    3: N_("a three"),
+    4: N_("a four"),
+    5: N_("a five"),
+    6: N_("a six"),
+    7: N_("a seven"),
+    8: N_("an eight"),
+    9: N_("a nine"),
+    10: N_("a ten"),
+    11: N_("a jack"),
+    12: N_("a queen"),
+    13: N_("a king"),
+}
+
+
+def rank_name(rank: int) -> str:
+    return _(RANK_NAMES[rank])
+
+
+def rank_plural(rank: int) -> str:
+    return _(RANK_PLURALS[rank])
+
+
 _RANK_BY_TEXT: dict[str, int] = {v: k for k, v in RANK_TEXT.items()} | {"T": 10}
 
 
@@ -49,17 +90,24 @@ class Suit(enum.Enum):
 
     @property
     def noun(self) -> str:
-        return self.name.lower()
+        """The suit in words, translated: ``clubs``."""
+        return _(_SUIT_NOUNS[self])
 
     @classmethod
     def parse(cls, text: str) -> Suit:
         key = _SUIT_BY_TEXT.get(text.upper())
         if key is None:
-            raise ValueError(f"unknown suit {text!r}")
+            raise ValueError(_("unknown suit {text!r}").format(text=text))
         return key
 
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_NOUNS = {
+    Suit.CLUBS: N_("clubs"),
+    Suit.DIAMONDS: N_("diamonds"),
+    Suit.HEARTS: N_("hearts"),
+    Suit.SPADES: N_("spades"),
+}
 _SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_BY_TEXT: dict[str, Suit] = {s.value: s for s in Suit} | {v: k for k, v in _SYMBOLS.items()}
 # Variation selectors and the outline suit symbols some keyboards produce.
@@ -124,8 +172,8 @@ class Card:
     def name(self) -> str:
         """Spoken name: ``Seven of clubs``, ``Joker``."""
         if self.rank is None or self.suit is None:
-            return "Joker"
-        return f"{RANK_NAMES[self.rank].capitalize()} of {self.suit.noun}"
+            return _("Joker")
+        return capfirst(_("{rank} of {suit}").format(rank=rank_name(self.rank), suit=self.suit.noun))
 
     @property
     def symbol(self) -> str:
@@ -167,23 +215,22 @@ class Identity:
         token = text.strip().replace("\ufe0f", "")
         match = _IDENTITY_RE.match(token)
         if match is None:
-            raise ValueError("a wild stands for a rank (Q) or a card (QS), not a joker")
+            raise ValueError(_("a wild stands for a rank (Q) or a card (QS), not a joker"))
         suit = match["suit"]
         return cls(_RANK_BY_TEXT[match["rank"].upper()], Suit.parse(suit) if suit else None)
 
     @classmethod
     def of(cls, card: Card) -> Identity:
         if card.rank is None:
-            raise ValueError("a joker has no identity of its own")
+            raise ValueError(_("a joker has no identity of its own"))
         return cls(card.rank, card.suit)
 
     @property
     def name(self) -> str:
         """``seven of spades`` or ``a seven``."""
         if self.suit is None:
-            article = "an" if self.rank in (ACE, 8) else "a"
-            return f"{article} {RANK_NAMES[self.rank]}"
-        return f"{RANK_NAMES[self.rank]} of {self.suit.noun}"
+            return _(RANK_WITH_ARTICLE[self.rank])
+        return _("{rank} of {suit}").format(rank=rank_name(self.rank), suit=self.suit.noun)
 
     def __str__(self) -> str:
         return RANK_TEXT[self.rank] + (self.suit.value if self.suit else "")
@@ -216,13 +263,13 @@ class Played:
 
 def _why_not_a_card(token: str) -> str:
     if not token:
-        return "empty"
+        return _("empty")
     upper = token.upper()
     if upper[-1:] in _SUIT_BY_TEXT and len(token) > 1:
-        return f"unknown rank {token[:-1]!r}; use A, 2-10 (or T), J, Q, K"
+        return _("unknown rank {rank!r}; use A, 2-10 (or T), J, Q, K").format(rank=token[:-1])
     if upper[:-1] in _RANK_BY_TEXT:
-        return f"unknown suit {token[-1]!r}; use C, D, H, S or ♣ ♦ ♥ ♠"
-    return "expected a rank and a suit such as 7C or 10♥, or JK for a joker"
+        return _("unknown suit {suit!r}; use C, D, H, S or ♣ ♦ ♥ ♠").format(suit=token[-1])
+    return _("expected a rank and a suit such as 7C or 10♥, or JK for a joker")
 
 
 def _tokens(cards: str | Sequence[str]) -> list[str]:
@@ -247,7 +294,7 @@ def parse_cards(cards: str | Sequence[str]) -> list[Card]:
     parsed: list[Card] = []
     for position, token in enumerate(_tokens(cards), start=1):
         if "=" in token:
-            raise CardSyntaxError(token, position, "a declaration (=) belongs to a meld, not a hand")
+            raise CardSyntaxError(token, position, _("a declaration (=) belongs to a meld, not a hand"))
         try:
             parsed.append(Card.parse(token))
         except ValueError as exc:

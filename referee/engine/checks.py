@@ -11,8 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
 
-from .cards import JOKER, RANK_PLURALS, Card, Identity, Played
+from .cards import JOKER, Card, Identity, Played, rank_plural
 from .errors import ImpossibleHand
+from .i18n import _, capfirst, ngettext
 from .melds import Placed, Reading, Wilds, identity_at, read, runs_join
 from .rulesets import Component, Kind, Rules, SwapPolicy
 
@@ -72,10 +73,16 @@ def copy_reasons(rules: Rules, cards: Iterable[Card], players: int | None) -> li
     reasons: list[str] = []
     for card, count in sorted(Counter(cards).items(), key=lambda kv: kv[0].sort_key()):
         if card == JOKER and count > deck.jokers:
-            reasons.append(f"{count} jokers appear, but the packs hold only {deck.jokers}")
+            reasons.append(
+                _("{count} jokers appear, but the packs hold only {most}").format(count=count, most=deck.jokers)
+            )
         elif card != JOKER and count > deck.packs:
-            packs = "one pack holds" if deck.packs == 1 else f"the {deck.packs} packs hold"
-            reasons.append(f"{card} appears {count} times, but {packs} only {deck.packs}")
+            message = ngettext(
+                "{card} appears {count} times, but one pack holds only {most}",
+                "{card} appears {count} times, but the {most} packs hold only {most}",
+                deck.packs,
+            )
+            reasons.append(message.format(card=card, count=count, most=deck.packs))
     return reasons
 
 
@@ -90,7 +97,7 @@ def _wilds(rules: Rules, number: int) -> Wilds:
 
 
 def _round_name(rules: Rules, number: int) -> str:
-    return f"{rules.round_word} {number}"
+    return _("{word} {number}").format(word=_(rules.round_word), number=number)
 
 
 def _fits(rules: Rules, component: Component, cards: Sequence[Played], readings: list[Reading], exact: bool) -> bool:
@@ -126,25 +133,34 @@ def check_layout(
     rnd = rules.round(number)
     where = _round_name(rules, number)
     if final and not rnd.final:
-        how = (
-            "by laying down the contract and later discarding the last card"
-            if not any(r.final for r in rules.rounds)
-            else f"by discarding the last card; only {rules.round_word} {rules.rounds[-1].number} "
-            "is won by laying the whole hand down"
-        )
-        return _illegal(action, [f"{where} of {rules.name} has no go-out layout: it is won {how}"])
+        if not any(r.final for r in rules.rounds):
+            message = _(
+                "{where} of {name} has no go-out layout: "
+                "it is won by laying down the contract and later discarding the last card"
+            )
+        else:
+            message = _(
+                "{where} of {name} has no go-out layout: it is won by discarding the last card; "
+                "only {last} is won by laying the whole hand down"
+            )
+        last = _round_name(rules, rules.rounds[-1].number)
+        return _illegal(action, [message.format(where=where, name=rules.name, last=last)])
     if not final and rnd.final:
         return _illegal(
             action,
             [
-                f"in {where} nothing is laid down before going out: the {rules.round_word} is won by laying "
-                f"every card at once in {rules.contract_words(number).split(',')[0]} (check it as go out)"
+                _(
+                    "in {where} nothing is laid down before going out: it is won by laying every card at once "
+                    "in {contract} (check it as go out)"
+                ).format(where=where, contract=rules.contract_words(number, final_note=False))
             ],
         )
     if not melds or not any(melds):
-        return _illegal(action, [f"no melds were given; {where}'s contract is {rules.contract_words(number)}"])
+        message = _("no melds were given; the contract of {where} is {contract}")
+        return _illegal(action, [message.format(where=where, contract=rules.contract_words(number))])
     if len(melds) > MAX_MELDS:
-        return _illegal(action, [f"{len(melds)} melds were given; {where}'s contract has {len(rnd.contract)}"])
+        message = _("{count} melds were given; the contract of {where} has {parts}")
+        return _illegal(action, [message.format(count=len(melds), where=where, parts=len(rnd.contract))])
 
     wilds = _wilds(rules, number)
     exact = rules.exact_opening and not final
@@ -183,28 +199,32 @@ def check_layout(
     order = best[1]
 
     if m != k:
-        reasons.append(
-            f"{where}'s contract is {rules.contract_words(number)}: {k} melds, but {m} "
-            f"{'was' if m == 1 else 'were'} laid"
+        message = ngettext(
+            "the contract of {where} is {contract}: {k} melds, but {m} was laid",
+            "the contract of {where} is {contract}: {k} melds, but {m} were laid",
+            m,
         )
+        reasons.append(message.format(where=where, contract=rules.contract_words(number), k=k, m=m))
     for c, i in enumerate(order):
         component = contract[c]
         got, why = readings(i, component.kind)
         wanted = rules.component_words(component, exact=exact)
-        label = f"meld {i + 1} ({_quote(melds[i])})"
+        label = _label(i, melds[i])
         if not got:
-            reasons += [f"{label} is not a {wanted}: {w}" for w in why]
+            reasons += [_("{meld} is not a {wanted}: {why}").format(meld=label, wanted=wanted, why=w) for w in why]
         elif not _fits(rules, component, melds[i], got, exact):
-            reasons.append(f"{label} has {len(melds[i])} cards; the contract asks for a {wanted}")
+            message = _("{meld} has {n} cards; the contract asks for a {wanted}")
+            reasons.append(message.format(meld=label, n=len(melds[i]), wanted=wanted))
     for i in sorted(set(range(m)) - set(order)):
-        label = f"meld {i + 1} ({_quote(melds[i])})"
-        reasons.append(f"{label} is one meld more than the contract; no extra melds")
+        label = _label(i, melds[i])
+        reasons.append(_("{meld} is one meld more than the contract; no extra melds").format(meld=label))
         if not readings(i, Kind.BOOK)[0] and not readings(i, Kind.RUN)[0]:
             kind = _intent(melds[i], wilds)
-            word = rules.book_word if kind is Kind.BOOK else rules.run_word
-            reasons += [f"{label} is not a {word} either: {w}" for w in readings(i, kind)[1]]
+            word = _(rules.book_word if kind is Kind.BOOK else rules.run_word)
+            either = _("{meld} is not a {word} either: {why}")
+            reasons += [either.format(meld=label, word=word, why=w) for w in readings(i, kind)[1]]
     for c in range(len(order), k):
-        reasons.append(f"missing: a {rules.component_words(contract[c], exact=exact)}")
+        reasons.append(_("missing: a {wanted}").format(wanted=rules.component_words(contract[c], exact=exact)))
     if not reasons:
         reasons.append(
             _join_reason(rules, [readings(i, contract[c].kind)[0] for c, i in enumerate(order)], melds, order)
@@ -221,11 +241,14 @@ def _hand_size_reasons(rules: Rules, number: int, count: int, where: str) -> lis
         buys = extra // 2
         if rules.buys.limit is None or buys <= rules.buys.limit:
             return []
-    return [
-        f"going out in {where} lays every card in hand: {need} after the draw"
-        + (" (2 more for each buy)" if rules.buys.allowed else "")
-        + f"; this layout has {count}"
-    ]
+    if rules.buys.allowed:
+        message = _(
+            "going out in {where} lays every card in hand: {need} after the draw (2 more for each buy); "
+            "this layout has {count}"
+        )
+    else:
+        message = _("going out in {where} lays every card in hand: {need} after the draw; this layout has {count}")
+    return [message.format(where=where, need=need, count=count)]
 
 
 def _without_joins(rules: Rules, options: list[list[Reading]]) -> list[Reading] | None:
@@ -247,22 +270,29 @@ def _join_reason(
         for i2, b in first[j + 1 :]:
             if runs_join(a, b):
                 lo, hi = sorted((i, i2))
-                return (
-                    f"meld {lo + 1} ({_quote(melds[lo])}) and meld {hi + 1} ({_quote(melds[hi])}) join up into one "
-                    f"{rules.run_word}; in {rules.name} same-suit {rules.run_word}s in the meld "
+                message = _(
+                    "{first} and {second} join up into one {run}; in {name} same-suit {runs} in the meld "
                     "must overlap or leave a gap"
                 )
-    return f"the {rules.run_word}s join up; in {rules.name} same-suit {rules.run_word}s must overlap or leave a gap"
+                return message.format(
+                    first=_label(lo, melds[lo]),
+                    second=_label(hi, melds[hi]),
+                    run=_(rules.run_word),
+                    name=rules.name,
+                    runs=_(rules.run_plural),
+                )
+    message = _("the {runs} join up; in {name} same-suit {runs} must overlap or leave a gap")
+    return message.format(runs=_(rules.run_plural), name=rules.name)
 
 
 def _notes(rules: Rules, number: int, final: bool) -> tuple[str, ...]:
     if final:
-        return (f"{rules.round_word.capitalize()} {number} is won: every card is laid, no discard.",)
+        won = _("{where} is won: every card is laid, no discard.").format(where=_round_name(rules, number))
+        return (capfirst(won),)
     if rules.layoff_on_opening_turn:
-        return ("You may lay off on this turn too.",)
-    return (
-        f"No laying off on this turn; from your next turn you may add to any {rules.book_word} or {rules.run_word}.",
-    )
+        return (_("You may lay off on this turn too."),)
+    message = _("No laying off on this turn; from your next turn you may add to any {book} or {run}.")
+    return (message.format(book=_(rules.book_word), run=_(rules.run_word)),)
 
 
 def _read_target(target: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
@@ -272,7 +302,8 @@ def _read_target(target: Sequence[Played], wilds: Wilds) -> tuple[list[Reading],
         return books + runs, []
     intent = _intent(target, wilds)
     why = book_why if intent is Kind.BOOK else run_why
-    return [], [f"the exposed meld {_quote(target)} is not a meld: {w}" for w in why]
+    message = _("the exposed meld {cards} is not a meld: {why}")
+    return [], [message.format(cards=_quote(target), why=w) for w in why]
 
 
 def check_layoff(
@@ -290,14 +321,19 @@ def check_layoff(
     if rnd.final:
         return _illegal(action, [_final_no_table(rules, number)])
     if opened_this_turn and not rules.layoff_on_opening_turn:
-        reasons.append(
-            "laying off is allowed only on turns after the one the contract was laid down"
-            + (" (the variant open-turn-layoff allows it)" if rules.slug == "mexican" else "")
-        )
+        if rules.slug == "mexican":
+            reasons.append(
+                _(
+                    "laying off is allowed only on turns after the one the contract was laid down "
+                    "(the variant open-turn-layoff allows it)"
+                )
+            )
+        else:
+            reasons.append(_("laying off is allowed only on turns after the one the contract was laid down"))
     if not cards:
-        reasons.append("no cards to lay off were given")
+        reasons.append(_("no cards to lay off were given"))
     if not target:
-        reasons.append("no exposed meld (target) was given")
+        reasons.append(_("no exposed meld (target) was given"))
     reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
     wilds = _wilds(rules, number)
     targets, why = _read_target(target, wilds) if target else ([], [])
@@ -307,9 +343,9 @@ def check_layoff(
 
     for t in targets:
         combined = [p.as_played(wilds) for p in t.cards] + list(cards)
-        got, _ = read(combined, wilds, t.kind)
+        got, _unused = read(combined, wilds, t.kind)
         if got:
-            notes = (f"Read as {t.describe()}: {t}.",) if len(targets) > 1 else ()
+            notes = (_("Read as {meld}: {cards}.").format(meld=t.describe(), cards=t),) if len(targets) > 1 else ()
             return Verdict(action, True, melds=(Laid(got[0], tuple(got)),), notes=notes)
     return _illegal(action, _layoff_misfit(rules, targets[0], cards, wilds))
 
@@ -320,25 +356,26 @@ def _layoff_misfit(rules: Rules, t: Reading, cards: Sequence[Played], wilds: Wil
     natural = [p for p in cards if not wilds(p.card)]
     if t.kind is Kind.BOOK:
         wrong = [p for p in natural if p.card.rank != t.rank]
+        not_rank = _("{card} is not {rank}: {meld} takes only {ranks} or wilds")
         reasons = [
-            f"{p.card} is not {Identity(t.rank).name}: {onto} takes only {RANK_PLURALS[t.rank]} or wilds" for p in wrong
+            not_rank.format(card=p.card, rank=Identity(t.rank).name, meld=onto, ranks=rank_plural(t.rank))
+            for p in wrong
         ]
+        cannot = _("{card} cannot go onto {meld}: it would stand for {identity}")
         reasons += [
-            f"{p} cannot go onto {onto}: it would stand for {p.declared.name}"
+            cannot.format(card=p, meld=onto, identity=p.declared.name)
             for p in cards
             if wilds(p.card) and p.declared is not None and p.declared.rank != t.rank
         ]
-        return reasons or [f"{_quote(cards)} cannot be added to {onto}"]
-    reasons = [
-        f"{p.card} is not a {t.suit.noun[:-1] if t.suit else ''}: {onto} takes only {t.suit.noun if t.suit else ''}"
-        for p in natural
-        if p.card.suit is not t.suit
-    ]
+        return reasons or [_("{cards} cannot be added to {meld}").format(cards=_quote(cards), meld=onto)]
+    other_suit = _("{card} is not of {suit}: {meld} takes only {suit}")
+    suit = t.suit.noun if t.suit else ""
+    reasons = [other_suit.format(card=p.card, suit=suit, meld=onto) for p in natural if p.card.suit is not t.suit]
     if len(t.cards) + len(cards) > 13:
-        reasons.append(f"a {rules.run_word} holds at most 13 cards; {onto} would hold {len(t.cards) + len(cards)}")
-    reasons.append(
-        f"{_quote(cards)} cannot be added to {onto}: a {rules.run_word} grows only at its ends, here {_ends(t)}"
-    )
+        message = _("a {run} holds at most 13 cards; {meld} would hold {n}")
+        reasons.append(message.format(run=_(rules.run_word), meld=onto, n=len(t.cards) + len(cards)))
+    message = _("{cards} cannot be added to {meld}: a {run} grows only at its ends, here {ends}")
+    reasons.append(message.format(cards=_quote(cards), meld=onto, run=_(rules.run_word), ends=_ends(t)))
     return reasons
 
 
@@ -348,14 +385,14 @@ def _ends(run: Reading) -> str:
         ends.append(str(identity_at(run.low - 1, run.suit)))
     if run.high < 14 and not (run.low == 1 and run.high == 13):
         ends.append(str(identity_at(run.high + 1, run.suit)))
-    return " or ".join(ends) if ends else "nowhere (it already runs from end to end)"
+    if not ends:
+        return _("nowhere (it already runs from end to end)")
+    return ends[0] if len(ends) == 1 else _("{first} or {second}").format(first=ends[0], second=ends[1])
 
 
 def _final_no_table(rules: Rules, number: int) -> str:
-    return (
-        f"in {rules.round_word} {number} nothing is on the table to add to: the {rules.round_word} is won "
-        "by laying the whole hand down at once"
-    )
+    message = _("in {where} nothing is on the table to add to: it is won by laying the whole hand down at once")
+    return message.format(where=_round_name(rules, number))
 
 
 def check_swap(
@@ -371,22 +408,25 @@ def check_swap(
     rnd = rules.round(number)
     reasons: list[str] = []
     if rules.swap is SwapPolicy.NONE:
-        reasons.append(
-            f"{rules.name} fixes wilds once played: they cannot be taken back"
-            + (" (the house rule wild-swap allows it)" if rules.slug == "mexican" else "")
-        )
+        if rules.slug == "mexican":
+            message = _(
+                "{name} fixes wilds once played: they cannot be taken back (the house rule wild-swap allows it)"
+            )
+        else:
+            message = _("{name} fixes wilds once played: they cannot be taken back")
+        reasons.append(message.format(name=rules.name))
         return _illegal(action, reasons)
     if rnd.final:
         return _illegal(action, [_final_no_table(rules, number)])
     if rules.swap is SwapPolicy.JOKER_IN_RUN and opened_this_turn:
-        reasons.append("only a player who melded on an earlier turn may replace a joker")
+        reasons.append(_("only a player who melded on an earlier turn may replace a joker"))
     wilds = _wilds(rules, number)
     if len(cards) != 1:
-        reasons.append(f"a swap puts in exactly one natural card; {len(cards)} were given")
+        reasons.append(_("a swap puts in exactly one natural card; {n} were given").format(n=len(cards)))
     elif cards[0].card.is_joker:
-        reasons.append("a swap puts in the natural card a wild stands for, not a joker")
+        reasons.append(_("a swap puts in the natural card a wild stands for, not a joker"))
     if not target:
-        reasons.append("no exposed meld (target) was given")
+        reasons.append(_("no exposed meld (target) was given"))
     reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
     targets, why = _read_target(target, wilds) if target else ([], [])
     reasons += why
@@ -408,7 +448,11 @@ def check_swap(
                 True,
                 melds=(Laid(new, (new,)),),
                 freed=p.card,
-                notes=(f"{card} goes in where {p.card} stood for {p.identity.name}; {p.card} goes to your hand.",),
+                notes=(
+                    _("{card} goes in where {wild} stood for {identity}; {wild} goes to your hand.").format(
+                        card=card, wild=p.card, identity=p.identity.name
+                    ),
+                ),
             )
     return _illegal(action, _swap_misfit(rules, targets, card))
 
@@ -419,16 +463,21 @@ def _stands_for(identity: Identity, card: Card) -> bool:
 
 def _swap_misfit(rules: Rules, targets: list[Reading], card: Card) -> list[str]:
     if rules.swap is SwapPolicy.JOKER_IN_RUN and all(t.kind is Kind.BOOK for t in targets):
-        return [f"a joker in a {rules.book_word} is dead: it stays where it is"]
+        return [_("a joker in a {book} is dead: it stays where it is").format(book=_(rules.book_word))]
     t = targets[0]
     wild = [p for p in t.cards if p.wild]
     if rules.swap is SwapPolicy.JOKER_IN_RUN:
         wild = [p for p in wild if p.card.is_joker and t.kind is Kind.RUN]
     if not wild:
-        return [f"{t} holds no wild that could be replaced"]
-    said = ", ".join(f"{p.card} stands for {p.identity.name}" for p in wild)
-    return [f"no wild in {t} stands for {card.name.lower()}: {said}"]
+        return [_("{meld} holds no wild that could be replaced").format(meld=t)]
+    said = ", ".join(_("{card} stands for {identity}").format(card=p.card, identity=p.identity.name) for p in wild)
+    message = _("no wild in {meld} stands for {identity}: {said}")
+    return [message.format(meld=t, identity=Identity.of(card).name, said=said)]
 
 
 def _quote(cards: Sequence[Played]) -> str:
     return " ".join(str(p) for p in cards)
+
+
+def _label(index: int, cards: Sequence[Played]) -> str:
+    return _("meld {n} ({cards})").format(n=index + 1, cards=_quote(cards))

@@ -26,7 +26,11 @@ class CardSyntaxError(RefereeError):
         self.token = token
         self.position = position
         self.why = why
-        super().__init__(f"card {position}: {token!r} is not a card ({why})")
+        from .i18n import _
+
+        super().__init__(
+            _("card {position}: {token!r} is not a card ({why})").format(position=position, token=token, why=why)
+        )
 
     def __str__(self) -> str:
         return str(self.args[0])

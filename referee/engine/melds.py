@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import ACE, RANK_NAMES, RANK_PLURALS, RANKS, SUITS, Card, Identity, Played, Suit, format_cards
+from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit, format_cards, rank_name, rank_plural
+from .i18n import _, ngettext
 from .rulesets import Kind
 
 HIGH_ACE = 14
@@ -32,8 +33,8 @@ class Wilds:
     @property
     def words(self) -> str:
         if self.rank is None:
-            return "only jokers are wild"
-        return f"jokers and {RANK_PLURALS[self.rank]} are wild"
+            return _("only jokers are wild")
+        return _("jokers and {ranks} are wild").format(ranks=rank_plural(self.rank))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,10 @@ class Reading:
     def describe(self) -> str:
         """``a book of sevens``, ``a run 9S-QS``."""
         if self.kind is Kind.BOOK:
-            return f"a book of {RANK_PLURALS[self.low]}"
-        return f"a run {identity_at(self.low, self.suit)}-{identity_at(self.high, self.suit)}"
+            return _("a book of {ranks}").format(ranks=rank_plural(self.low))
+        return _("a run {low}-{high}").format(
+            low=identity_at(self.low, self.suit), high=identity_at(self.high, self.suit)
+        )
 
     def __str__(self) -> str:
         return " ".join(str(p) for p in self.cards)
@@ -91,7 +94,9 @@ def _is_self(played: Played) -> bool:
 def declaration_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
     """A non-wild card can only stand for itself."""
     return [
-        f"{p.card} is not wild ({wilds.words}), so it cannot stand for {p.declared}"
+        _("{card} is not wild ({wilds}), so it cannot stand for {identity}").format(
+            card=p.card, wilds=wilds.words, identity=p.declared
+        )
         for p in cards
         if p.declared is not None and not wilds(p.card) and not _is_self(p)
     ]
@@ -100,7 +105,7 @@ def declaration_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
 def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
     reasons = declaration_reasons(cards, wilds)
     if len(cards) < 3:
-        reasons.append(f"a book needs at least 3 cards; {_quote(cards)} has {len(cards)}")
+        reasons.append(_("a book needs at least 3 cards; {cards} has {n}").format(cards=_quote(cards), n=len(cards)))
     natural = [p.card for p in cards if not wilds(p.card) or _is_self(p)]
     ranks = sorted({c.rank for c in natural if c.rank is not None})
     if len(ranks) > 1:
@@ -108,7 +113,9 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
             f"{_count_word(sum(c.rank == r for c in natural), r)} ({format_cards(c for c in natural if c.rank == r)})"
             for r in ranks
         )
-        reasons.append(f"{_quote(cards)} mixes ranks: {groups}; a book is cards of one rank")
+        reasons.append(
+            _("{cards} mixes ranks: {groups}; a book is cards of one rank").format(cards=_quote(cards), groups=groups)
+        )
     if reasons:
         return [], reasons
 
@@ -117,8 +124,8 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
     else:
         declared = sorted({p.declared.rank for p in cards if p.declared is not None})
         if len(declared) > 1:
-            named = " and ".join(f"{p}" for p in cards if p.declared is not None)
-            return [], [f"{named} stand for different ranks; a book is cards of one rank"]
+            named = " ".join(f"{p}" for p in cards if p.declared is not None)
+            return [], [_("{cards} stand for different ranks; a book is cards of one rank").format(cards=named)]
         # All wilds: any rank fits; a wild-rank card standing as itself is read first.
         own = wilds.rank if any(p.card.rank == wilds.rank for p in cards) else None
         candidates = declared or sorted(RANKS, key=lambda r: r != own)
@@ -134,7 +141,11 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
             elif p.declared.rank == rank:
                 placed.append(Placed(p.card, p.declared, wild=True, index=i))
             else:
-                reasons.append(f"{p} cannot stand for {p.declared.name} in a book of {RANK_PLURALS[rank]}")
+                reasons.append(
+                    _("{card} cannot stand for {identity} in a book of {ranks}").format(
+                        card=p, identity=p.declared.name, ranks=rank_plural(rank)
+                    )
+                )
         if len(placed) == len(cards):
             readings.append(Reading(Kind.BOOK, tuple(placed), low=rank, high=rank))
     return readings, ([] if readings else reasons)
@@ -153,13 +164,13 @@ def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list
     declared = [str(p) for p in cards if p.declared is not None]
     if loose:
         options = "; ".join(r.describe() + f" ({r})" for r in loose[:3])
-        what = (
-            "the declaration " + declared[0] + " does"
-            if len(declared) == 1
-            else "the declarations " + " ".join(declared) + " do"
+        message = ngettext(
+            "the declaration {declared} does not fit any run these cards make: {options}",
+            "the declarations {declared} do not fit any run these cards make: {options}",
+            len(declared),
         )
-        return [], [f"{what} not fit any run these cards make: {options}"]
-    return [], [f"{_quote(cards)} cannot be laid as one run"]
+        return [], [message.format(declared=" ".join(declared), options=options)]
+    return [], [_("{cards} cannot be laid as one run").format(cards=_quote(cards))]
 
 
 def _fixed(cards: Sequence[Played], wilds: Wilds) -> list[bool]:
@@ -171,20 +182,27 @@ def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
     reasons: list[str] = []
     n = len(cards)
     if n < 4:
-        reasons.append(f"a run needs at least 4 cards; {_quote(cards)} has {n}")
+        reasons.append(_("a run needs at least 4 cards; {cards} has {n}").format(cards=_quote(cards), n=n))
     if n > MAX_RUN:
-        reasons.append(f"a run holds at most 13 cards (ace to king); {_quote(cards)} has {n}")
+        reasons.append(
+            _("a run holds at most 13 cards (ace to king); {cards} has {n}").format(cards=_quote(cards), n=n)
+        )
     natural = [p.card for p, f in zip(cards, fixed, strict=True) if f]
     suits = [s for s in SUITS if any(c.suit is s for c in natural)]
     if len(suits) > 1:
         groups = ", ".join(f"{s.noun} ({format_cards(c for c in natural if c.suit is s)})" for s in suits)
-        reasons.append(f"{_quote(cards)} mixes suits: {groups}; a run is cards of one suit")
+        reasons.append(
+            _("{cards} mixes suits: {groups}; a run is cards of one suit").format(cards=_quote(cards), groups=groups)
+        )
         return reasons
     twice = [c for c, k in Counter(natural).items() if k > 1]
     if twice:
-        reasons.append(
-            f"{format_cards(twice)} {'appears' if len(twice) == 1 else 'appear'} twice; a run holds each card once"
+        message = ngettext(
+            "{cards} appears twice; a run holds each card once",
+            "{cards} appear twice; a run holds each card once",
+            len(twice),
         )
+        reasons.append(message.format(cards=format_cards(twice)))
         return reasons
     others = sorted(c.rank for c in natural if c.rank is not None and c.rank != ACE)
     has_ace = any(c.rank == ACE for c in natural)
@@ -200,7 +218,9 @@ def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
         return reasons
     if others[0] <= n and others[-1] >= HIGH_ACE + 1 - n:
         reasons.append(
-            f"{_quote(cards)} would wrap round the ace (K-A-2): an ace is low (A-2-3-4) or high (J-Q-K-A), never both"
+            _("{cards} would wrap round the ace (K-A-2): an ace is low (A-2-3-4) or high (J-Q-K-A), never both").format(
+                cards=_quote(cards)
+            )
         )
     else:
         reasons.append(_span_reason(cards, natural, min(low_span, high_span), n))
@@ -210,9 +230,15 @@ def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
 def _span_reason(cards: Sequence[Played], natural: list[Card], span: int, n: int) -> str:
     ordered = sorted(natural, key=lambda c: c.sort_key())
     missing = span - len(natural)
-    return (
-        f"{_quote(cards)} spans {span} ranks ({ordered[0]} to {ordered[-1]}), too far apart for a run "
-        f"of {n} cards: {missing} gaps to fill but only {n - len(natural)} wild{'s' if n - len(natural) != 1 else ''}"
+    message = ngettext(
+        "{cards} spans {span} ranks ({low} to {high}), too far apart for a run of {n} cards: "
+        "{missing} gaps to fill but only {wilds} wild",
+        "{cards} spans {span} ranks ({low} to {high}), too far apart for a run of {n} cards: "
+        "{missing} gaps to fill but only {wilds} wilds",
+        n - len(natural),
+    )
+    return message.format(
+        cards=_quote(cards), span=span, low=ordered[0], high=ordered[-1], n=n, missing=missing, wilds=n - len(natural)
     )
 
 
@@ -291,8 +317,8 @@ def runs_join(a: Reading, b: Reading) -> bool:
 
 
 def _count_word(count: int, rank: int) -> str:
-    return RANK_PLURALS[rank] if count > 1 else RANK_NAMES[rank]
+    return rank_plural(rank) if count > 1 else rank_name(rank)
 
 
 def _quote(cards: Sequence[Played]) -> str:
-    return " ".join(str(p) for p in cards) or "(no cards)"
+    return " ".join(str(p) for p in cards) or _("(no cards)")

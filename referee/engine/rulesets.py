@@ -11,10 +11,20 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from .cards import JOKER, KING, RANK_PLURALS, Card
+from .cards import JOKER, KING, Card, rank_plural
 from .errors import PlayerCountError, RoundOutOfRange, UnknownRuleset, UnknownVariant
+from .i18n import N_, _, capfirst
 
 PACK_SIZE = 52
+
+_PLURALS = {
+    N_("round"): N_("rounds"),
+    N_("deal"): N_("deals"),
+    N_("book"): N_("books"),
+    N_("group"): N_("groups"),
+    N_("run"): N_("runs"),
+    N_("sequence"): N_("sequences"),
+}
 
 
 class Kind(enum.Enum):
@@ -77,7 +87,7 @@ class Buys:
     allowed: bool = False
     limit: int | None = None  # per player per round; None means no limit
     not_twice_in_row: bool = False
-    name: str = "buy"
+    name: str = N_("buy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +122,25 @@ class Rules:
     buys: Buys = Buys()
     tie_break: TieBreak = TieBreak.SHARED
     cut_bonus: int = 0  # points taken off for cutting exactly the cards needed (liverpool)
-    round_word: str = "round"
-    book_word: str = "book"
-    run_word: str = "run"
+    round_word: str = N_("round")
+    book_word: str = N_("book")
+    run_word: str = N_("run")
+
+    @property
+    def round_plural(self) -> str:
+        return _PLURALS[self.round_word]
+
+    @property
+    def book_plural(self) -> str:
+        return _PLURALS[self.book_word]
+
+    @property
+    def run_plural(self) -> str:
+        return _PLURALS[self.run_word]
+
+    @property
+    def display_name(self) -> str:
+        return _(self.name)
 
     @property
     def last_round(self) -> int:
@@ -123,7 +149,13 @@ class Rules:
     def round(self, number: int) -> Round:
         if not 1 <= number <= len(self.rounds):
             raise RoundOutOfRange(
-                f"{self.slug} has no {self.round_word} {number}: it plays {self.round_word}s 1-{len(self.rounds)}"
+                _("{slug} has no {word} {number}: it plays {words} 1-{last}").format(
+                    slug=self.slug,
+                    word=_(self.round_word),
+                    number=number,
+                    words=_(self.round_plural),
+                    last=len(self.rounds),
+                )
             )
         return self.rounds[number - 1]
 
@@ -136,7 +168,11 @@ class Rules:
 
     def deck(self, players: int) -> Deck:
         if not self.min_players <= players <= self.max_players:
-            raise PlayerCountError(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+            raise PlayerCountError(
+                _("{title} is for {low}-{high} players, not {n}").format(
+                    title=self.title, low=self.min_players, high=self.max_players, n=players
+                )
+            )
         return self.deck_for(players)
 
     def stock(self, players: int, number: int) -> int:
@@ -155,16 +191,20 @@ class Rules:
 
     @property
     def title(self) -> str:
-        return self.name + (f" ({', '.join(self.variants)})" if self.variants else "")
+        return self.display_name + (f" ({', '.join(self.variants)})" if self.variants else "")
 
-    def component_words(self, component: Component, *, exact: bool | None = None) -> str:
+    def _noun(self, component: Component, count: int) -> str:
+        if component.kind is Kind.BOOK:
+            return _(self.book_word) if count == 1 else _(self.book_plural)
+        return _(self.run_word) if count == 1 else _(self.run_plural)
+
+    def component_words(self, component: Component, *, exact: bool | None = None, count: int = 1) -> str:
+        """``book of 3+`` or ``sequence of exactly 4``."""
         exact = self.exact_opening if exact is None else exact
-        word = self.book_word if component.kind is Kind.BOOK else self.run_word
-        qualifier = "exactly " if exact else ""
-        plus = "" if exact else "+"
-        return f"{word} of {qualifier}{component.length}{plus}"
+        template = _("{noun} of exactly {n}") if exact else _("{noun} of {n}+")
+        return template.format(noun=self._noun(component, count), n=component.length)
 
-    def contract_words(self, number: int) -> str:
+    def contract_words(self, number: int, *, final_note: bool = True) -> str:
         """``1 book of 3+ + 1 run of 4+``; the final round says how it is won."""
         rnd = self.round(number)
         parts: list[str] = []
@@ -174,20 +214,19 @@ class Rules:
                 continue
             seen.append(component)
             count = rnd.contract.count(component)
-            words = self.component_words(component, exact=self.exact_opening and not rnd.final)
-            noun, rest = words.split(" ", 1)
-            parts.append(f"{count} {noun}{'s' if count > 1 else ''} {rest}")
+            words = self.component_words(component, exact=self.exact_opening and not rnd.final, count=count)
+            parts.append(f"{count} {words}")
         text = " + ".join(parts)
-        if rnd.final:
-            text += ", the whole hand at once, no discard"
+        if rnd.final and final_note:
+            text = _("{contract}, the whole hand at once, no discard").format(contract=text)
         return text
 
     def wild_words(self, number: int) -> str:
         """``Fours are wild, and jokers`` or ``Only jokers are wild``."""
         rank = self.wild_rank(number)
         if rank is None:
-            return "Only jokers are wild"
-        return f"{RANK_PLURALS[rank].capitalize()} are wild, and jokers"
+            return _("Only jokers are wild")
+        return capfirst(_("{ranks} are wild, and jokers").format(ranks=rank_plural(rank)))
 
 
 # --- the registry ------------------------------------------------------------------
@@ -215,7 +254,7 @@ def _contract_rounds(dealt: tuple[int, ...]) -> tuple[Round, ...]:
 
 MEXICAN = Rules(
     slug="mexican",
-    name="Mexican Rummy",
+    name=N_("Mexican Rummy"),
     source="000_e2426b515262bddb.txt",
     variants=(),
     min_players=2,
@@ -235,7 +274,7 @@ MEXICAN = Rules(
 
 CONTRACT = Rules(
     slug="contract",
-    name="Contract Rummy",
+    name=N_("Contract Rummy"),
     source="003_b11f0f7b59238a85.txt",
     variants=(),
     min_players=3,
@@ -247,13 +286,13 @@ CONTRACT = Rules(
     exact_opening=True,
     runs_may_join=False,
     swap=SwapPolicy.JOKER_IN_RUN,
-    buys=Buys(allowed=True, limit=None, not_twice_in_row=True, name="May I?"),
-    round_word="deal",
-    book_word="group",
-    run_word="sequence",
+    buys=Buys(allowed=True, limit=None, not_twice_in_row=True, name=N_("May I?")),
+    round_word=N_("deal"),
+    book_word=N_("group"),
+    run_word=N_("sequence"),
 )
 
-LIVERPOOL = replace(CONTRACT, slug="liverpool", name="Liverpool Rummy", cut_bonus=50)
+LIVERPOOL = replace(CONTRACT, slug="liverpool", name=N_("Liverpool Rummy"), cut_bonus=50)
 
 _SHANGHAI_CONTRACTS: tuple[tuple[Component, ...], ...] = (
     (B3, B3),
@@ -271,7 +310,7 @@ _SHANGHAI_CONTRACTS: tuple[tuple[Component, ...], ...] = (
 SHANGHAI = replace(
     CONTRACT,
     slug="shanghai",
-    name="Shanghai Rummy",
+    name=N_("Shanghai Rummy"),
     rounds=tuple(Round(i, 11, c) for i, c in enumerate(_SHANGHAI_CONTRACTS, start=1)),
     wild_ranks=(None,) * len(_SHANGHAI_CONTRACTS),
     penalties=replace(CONTRACT.penalties, joker=50),
@@ -315,69 +354,74 @@ VARIANTS: dict[str, Variant] = {
     for v in (
         Variant(
             "wild-swap",
-            "Wild swap",
-            "On their turn a player holding the natural card a played wild stands for may put it in and take the wild.",
+            N_("Wild swap"),
+            N_(
+                "On their turn a player holding the natural card a played wild stands for "
+                "may put it in and take the wild."
+            ),
             ("mexican",),
             lambda r: replace(r, swap=SwapPolicy.ANY_WILD),
         ),
         Variant(
             "open-turn-layoff",
-            "Lay off on the opening turn",
-            "Laying off is allowed on the turn the contract is laid down.",
+            N_("Lay off on the opening turn"),
+            N_("Laying off is allowed on the turn the contract is laid down."),
             ("mexican",),
             lambda r: replace(r, layoff_on_opening_turn=True),
         ),
         Variant(
             "single-deck",
-            "Single deck",
-            "One pack and 2 jokers (54 cards) for 2-3 players; rounds 1-5 only.",
+            N_("Single deck"),
+            N_("One pack and 2 jokers (54 cards) for 2-3 players; rounds 1-5 only."),
             ("mexican",),
             _single_deck,
             excludes=("third-deck",),
         ),
         Variant(
             "third-deck",
-            "Third deck",
-            "Three packs and 6 jokers (162 cards), so the stock lasts at a table of 6.",
+            N_("Third deck"),
+            N_("Three packs and 6 jokers (162 cards), so the stock lasts at a table of 6."),
             ("mexican",),
             lambda r: replace(r, deck_for=lambda players: Deck(packs=3, jokers=6)),
             excludes=("single-deck",),
         ),
         Variant(
             "fixed-twos",
-            "Twos wild",
-            "Twos are wild in every round instead of the rising rank, and score 20.",
+            N_("Twos wild"),
+            N_("Twos are wild in every round instead of the rising rank, and score 20."),
             ("mexican",),
             _fixed_wild(2),
             excludes=("kings-wild",),
         ),
         Variant(
             "kings-wild",
-            "Kings wild",
-            "Kings are wild in every round instead of the rising rank, and score 20.",
+            N_("Kings wild"),
+            N_("Kings are wild in every round instead of the rising rank, and score 20."),
             ("mexican",),
             _fixed_wild(KING),
             excludes=("fixed-twos",),
         ),
         Variant(
             "buy-discard",
-            "Buy the discard",
-            "Out of turn a player may buy the top discard with one penalty card from the stock; "
-            "at most 3 buys per player per round.",
+            N_("Buy the discard"),
+            N_(
+                "Out of turn a player may buy the top discard with one penalty card from the stock; "
+                "at most 3 buys per player per round."
+            ),
             ("mexican",),
-            lambda r: replace(r, buys=Buys(allowed=True, limit=3, name="buy")),
+            lambda r: replace(r, buys=Buys(allowed=True, limit=3, name=N_("buy"))),
         ),
         Variant(
             "free-meld",
-            "Free meld",
-            "The first meld may be longer than the contract, and same-suit sequences may join up.",
+            N_("Free meld"),
+            N_("The first meld may be longer than the contract, and same-suit sequences may join up."),
             _CONTRACT_FAMILY,
             lambda r: replace(r, exact_opening=False, runs_may_join=True),
         ),
         Variant(
             "more-players",
-            "More players",
-            "6-8 players: 3 packs for 6, 4 packs for 7-8, jokers one fewer than the players.",
+            N_("More players"),
+            N_("6-8 players: 3 packs for 6, 4 packs for 7-8, jokers one fewer than the players."),
             _CONTRACT_FAMILY,
             _more_players,
         ),
@@ -390,14 +434,16 @@ def find_ruleset(slug: str) -> Rules:
         return RULESETS[slug]
     except (KeyError, TypeError):
         known = ", ".join(RULESETS)
-        raise UnknownRuleset(f"unsupported ruleset: {slug!r} (known: {known})") from None
+        raise UnknownRuleset(
+            _("unsupported ruleset: {slug!r} (known: {known})").format(slug=slug, known=known)
+        ) from None
 
 
 def find_variant(slug: str) -> Variant:
     try:
         return VARIANTS[slug]
     except (KeyError, TypeError):
-        raise UnknownVariant(f"unsupported variant: {slug!r}") from None
+        raise UnknownVariant(_("unsupported variant: {slug!r}").format(slug=slug)) from None
 
 
 def variants_for(ruleset: str) -> list[Variant]:
@@ -416,12 +462,18 @@ def _find_rules(ruleset: str, variants: tuple[str, ...]) -> Rules:
     for slug in variants:
         variant = find_variant(slug)
         if ruleset not in variant.rulesets:
-            raise UnknownVariant(f"variant {slug!r} belongs to {', '.join(variant.rulesets)}, not {ruleset}")
+            raise UnknownVariant(
+                _("variant {slug!r} belongs to {owners}, not {ruleset}").format(
+                    slug=slug, owners=", ".join(variant.rulesets), ruleset=ruleset
+                )
+            )
         if slug in chosen:
-            raise UnknownVariant(f"variant {slug!r} is listed twice")
+            raise UnknownVariant(_("variant {slug!r} is listed twice").format(slug=slug))
         clash = next((c for c in chosen if c in variant.excludes), None)
         if clash is not None:
-            raise UnknownVariant(f"variants {clash!r} and {slug!r} cannot be combined")
+            raise UnknownVariant(
+                _("variants {first!r} and {second!r} cannot be combined").format(first=clash, second=slug)
+            )
         chosen.append(slug)
     for slug in sorted(chosen, key=list(VARIANTS).index):
         rules = VARIANTS[slug].apply(rules)

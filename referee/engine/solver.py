@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from itertools import product
 
 from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit
-from .checks import Action, Verdict, _hand_size_reasons, _illegal, check_copies, check_layout
+from .checks import Action, Verdict, _hand_size_reasons, _illegal, _round_name, check_copies, check_layout
+from .i18n import _
 from .melds import HIGH_ACE, Wilds, identity_at
 from .rulesets import Component, Kind, Rules
 from .scoring import card_points
@@ -50,7 +51,7 @@ def _joins(a: Window, b: Window) -> bool:
 def _book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -> tuple[int, list[int]]:
     """Wilds the books need when each takes the largest group of one rank left."""
     by_rank = Counter[int]()
-    for (rank, _), count in naturals.items():
+    for (rank, _suit), count in naturals.items():
         by_rank[rank] += count
     deficit, ranks = 0, []
     for book in books:
@@ -165,7 +166,7 @@ def _build(
     book_slots: list[list[Played | None]] = []
     for book, rank in zip(books, book_ranks, strict=True):
         slots = []
-        for _ in range(book.length):
+        for _place in range(book.length):
             card = pull(None, rank)
             slots.append(Played(card) if card is not None else None)
         book_slots.append(slots)
@@ -177,7 +178,7 @@ def _build(
                 wilds.remove(own)
                 slots[k] = Played(own)
     for window, slots in zip(runs, run_slots, strict=True):
-        suit, start, _ = window
+        suit, start, _end = window
         melds.append(
             [p if p is not None else Played(wilds.pop(0), identity_at(start + k, suit)) for k, p in enumerate(slots)]
         )
@@ -204,14 +205,20 @@ def solve_open(rules: Rules, number: int, hand: Sequence[Card], *, players: int 
         return _illegal(
             Action.OPEN,
             [
-                f"{rules.contract_words(number)} takes {need} cards and one more must stay in hand "
-                f"to discard; the hand has {len(hand)}"
+                _("{contract} takes {need} cards and one more must stay in hand to discard; the hand has {n}").format(
+                    contract=rules.contract_words(number), need=need, n=len(hand)
+                )
             ],
         )
     found = _open_search(_Search(naturals, len(wild_cards), books, runs, lengths, rules.runs_may_join))
     if found is None:
         return _illegal(
-            Action.OPEN, [f"this hand holds no opening for {rules.round_word} {number}: {rules.contract_words(number)}"]
+            Action.OPEN,
+            [
+                _("this hand holds no opening for {where}: {contract}").format(
+                    where=_round_name(rules, number), contract=rules.contract_words(number)
+                )
+            ],
         )
     windows, ranks = found
     melds = _build(rules, number, windows, ranks, books, natural_cards, wild_cards, place_all=False)
@@ -269,7 +276,7 @@ def _keep_note(rules: Rules, number: int, unused: list[Card]) -> tuple[str, ...]
     if not unused:
         return ()
     cards = " ".join(str(c) for c in sorted(unused, key=lambda c: c.sort_key()))
-    return (f"Left in hand: {cards}.",)
+    return (_("Left in hand: {cards}.").format(cards=cards),)
 
 
 def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None) -> Verdict:
@@ -278,7 +285,7 @@ def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: in
     check_copies(rules, hand, players)
     if not rnd.final:
         return check_layout(rules, number, [[Played(c) for c in hand]], final=True, players=players)
-    where = f"{rules.round_word} {number}"
+    where = _round_name(rules, number)
     size = _hand_size_reasons(rules, number, len(hand), where)
     if size:
         return _illegal(Action.GO_OUT, size)
@@ -288,7 +295,11 @@ def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: in
     if found is None:
         return _illegal(
             Action.GO_OUT,
-            [f"these {len(hand)} cards cannot all be laid in {rules.contract_words(number).split(',')[0]}"],
+            [
+                _("these {n} cards cannot all be laid in {contract}").format(
+                    n=len(hand), contract=rules.contract_words(number, final_note=False)
+                )
+            ],
         )
     melds = _build(rules, number, found, [], [], natural_cards, wild_cards, place_all=True)
     verdict = check_layout(rules, number, melds, final=True, players=players)
@@ -299,7 +310,7 @@ def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: in
 def _go_out_search(
     naturals: Counter[tuple[int, Suit]], runs: list[Component], total: int, joins_allowed: bool
 ) -> list[Window] | None:
-    needed_suits = {suit for (_, suit), count in naturals.items() if count > 0}
+    needed_suits = {suit for (_rank, suit), count in naturals.items() if count > 0}
     if len(needed_suits) > len(runs):
         return None
     for lengths in _length_splits([c.length for c in runs], total):

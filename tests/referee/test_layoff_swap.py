@@ -42,7 +42,7 @@ ILLEGAL_LAYOFFS = [
         ["8H is not a seven: a book of sevens (7C 7D 4H=7) takes only sevens or wilds"],
     ),
     ("mexican", [], 2, "9S 10S JS QS", "10S", ["a run grows only at its ends, here 8S or KS"]),
-    ("mexican", [], 2, "9S 10S JS QS", "KH", ["KH is not a spade", "here 8S or KS"]),
+    ("mexican", [], 2, "9S 10S JS QS", "KH", ["KH is not of spades", "here 8S or KS"]),
     ("mexican", [], 2, "9S 10S JS QS", "AS", ["here 8S or KS"]),  # not next to an end
     ("mexican", [], 2, "JS QS KS AS", "2S", ["here 10S"]),  # no wrap
     ("mexican", [], 2, "5S 6S 7S JK=8S", "8S", ["here 4S or 9S"]),  # wilds keep their identity

@@ -97,7 +97,7 @@ def test_standings_still_tied_share_the_place(make_game):
     record(game, 2, "Ben", {"Ana": "5C", "Cy": "KC"})
     assert places(game) == [("Ana", 5, 1, 1), ("Ben", 5, 1, 1), ("Cy", 20, 0, 3)]
     assert game_standings(game=fresh(game)).notes == [
-        "Ana and Ben share 1st place: 5 points each and as many rounds won."
+        "Ana and Ben share place 1: 5 points each and as many rounds won."
     ]
 
 
