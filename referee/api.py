@@ -177,7 +177,15 @@ class RulesetSerializer(serializers.Serializer):  # type: ignore[type-arg]
         },
         many=True,
     )
-    words = _object("Words", round=serializers.CharField(), book=serializers.CharField(), run=serializers.CharField())
+    words = _object(
+        "Words",
+        round=serializers.CharField(),
+        rounds=serializers.CharField(),
+        book=serializers.CharField(),
+        books=serializers.CharField(),
+        run=serializers.CharField(),
+        runs=serializers.CharField(),
+    )
     rounds = inline_serializer(
         "RoundTable",
         {

@@ -60,7 +60,14 @@ def rules_data(rules: Rules) -> dict[str, Any]:
         "decks": [
             {"players": n, "packs": d.packs, "jokers": d.jokers, "cards": d.size} for n, d in deck_by_players.items()
         ],
-        "words": {"round": _(rules.round_word), "book": _(rules.book_word), "run": _(rules.run_word)},
+        "words": {
+            "round": _(rules.round_word),
+            "rounds": _(rules.round_plural),
+            "book": _(rules.book_word),
+            "books": _(rules.book_plural),
+            "run": _(rules.run_word),
+            "runs": _(rules.run_plural),
+        },
         "rounds": [
             {
                 "number": r.number,

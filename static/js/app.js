@@ -89,6 +89,12 @@
   document.addEventListener("visibilitychange", wake);
   document.addEventListener("DOMContentLoaded", wake);
 
+  // The language chooser changes the language as soon as one is chosen.
+  document.addEventListener("change", function (event) {
+    var select = event.target.closest("select[data-autosubmit]");
+    if (select) select.form.submit();
+  });
+
   // Copy a share link.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
@@ -169,13 +175,12 @@
       existing.setAttribute("role", "alert");
       document.body.prepend(existing);
     }
-    existing.textContent = pending
-      ? "Not sent: no network. Your entries are kept and go out when the network is back. "
-      : "No network. What you type is kept.";
+    var texts = document.body.dataset;
+    existing.textContent = (pending ? texts.unsentText : texts.offlineText) + " ";
     if (pending) {
       var again = document.createElement("button");
       again.type = "button";
-      again.textContent = "Send again";
+      again.textContent = texts.resendText;
       again.addEventListener("click", resend);
       existing.appendChild(again);
     }
