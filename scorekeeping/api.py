@@ -39,6 +39,27 @@ def _token(request: Request) -> str | None:
     return request.headers.get("X-Game-Token")
 
 
+class StandingsOutput(serializers.Serializer):  # type: ignore[type-arg]
+    """Documents ``standings_data``."""
+
+    class Meta:
+        ref_name = "Standings"
+
+    finished = serializers.BooleanField()
+    standings = inline_serializer(
+        "Standing",
+        {
+            "player": serializers.CharField(),
+            "total": serializers.IntegerField(),
+            "round_wins": serializers.IntegerField(),
+            "place": serializers.IntegerField(),
+        },
+        many=True,
+    )
+    winners = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField())
+
+
 class GameOutput(serializers.Serializer):  # type: ignore[type-arg]
     """Documents ``game_data``."""
 
@@ -117,24 +138,7 @@ class GameOutput(serializers.Serializer):  # type: ignore[type-arg]
         allow_null=True,
     )
     finished = serializers.BooleanField()
-    standings = inline_serializer(
-        "GameStandings",
-        {
-            "finished": serializers.BooleanField(),
-            "standings": inline_serializer(
-                "Standing",
-                {
-                    "player": serializers.CharField(),
-                    "total": serializers.IntegerField(),
-                    "round_wins": serializers.IntegerField(),
-                    "place": serializers.IntegerField(),
-                },
-                many=True,
-            ),
-            "winners": serializers.ListField(child=serializers.CharField()),
-            "notes": serializers.ListField(child=serializers.CharField()),
-        },
-    )
+    standings = StandingsOutput()
 
 
 class GamesView(APIView):
@@ -262,29 +266,7 @@ class RoundView(APIView):
 class StandingsView(APIView):
     """Totals, rounds won and places."""
 
-    @extend_schema(
-        responses={
-            200: inline_serializer(
-                "Standings",
-                {
-                    "finished": serializers.BooleanField(),
-                    "standings": inline_serializer(
-                        "StandingRow",
-                        {
-                            "player": serializers.CharField(),
-                            "total": serializers.IntegerField(),
-                            "round_wins": serializers.IntegerField(),
-                            "place": serializers.IntegerField(),
-                        },
-                        many=True,
-                    ),
-                    "winners": serializers.ListField(child=serializers.CharField()),
-                    "notes": serializers.ListField(child=serializers.CharField()),
-                },
-            ),
-            404: ERROR,
-        }
-    )
+    @extend_schema(responses={200: StandingsOutput, 404: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(standings_data(game_standings(game=game_get(game_id=game_id))))
 

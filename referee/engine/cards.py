@@ -9,11 +9,14 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import CardSyntaxError
 from .i18n import N_, _, capfirst
+
+T = TypeVar("T")
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS: tuple[int, ...] = tuple(range(1, 14))
@@ -278,28 +281,31 @@ def _tokens(cards: str | Sequence[str]) -> list[str]:
     return [str(t) for t in cards]
 
 
-def parse_played(cards: str | Sequence[str]) -> list[Played]:
-    """Parse a meld: ``"7C 7D 4H=7S"`` or ``["7C", "7D", "4H=7S"]``."""
-    played: list[Played] = []
+def _parse_each(cards: str | Sequence[str], parse: Callable[[str], T]) -> list[T]:
+    """Parse token by token; a bad token raises with its text and its position (1-based)."""
+    parsed: list[T] = []
     for position, token in enumerate(_tokens(cards), start=1):
         try:
-            played.append(Played.parse(token))
+            parsed.append(parse(token))
         except ValueError as exc:
             raise CardSyntaxError(token, position, str(exc)) from None
-    return played
+    return parsed
+
+
+def parse_played(cards: str | Sequence[str]) -> list[Played]:
+    """Parse a meld: ``"7C 7D 4H=7S"`` or ``["7C", "7D", "4H=7S"]``."""
+    return _parse_each(cards, Played.parse)
+
+
+def _hand_card(token: str) -> Card:
+    if "=" in token:
+        raise ValueError(_("a declaration (=) belongs to a meld, not a hand"))
+    return Card.parse(token)
 
 
 def parse_cards(cards: str | Sequence[str]) -> list[Card]:
     """Parse cards without declarations: a hand, or cards left in hand."""
-    parsed: list[Card] = []
-    for position, token in enumerate(_tokens(cards), start=1):
-        if "=" in token:
-            raise CardSyntaxError(token, position, _("a declaration (=) belongs to a meld, not a hand"))
-        try:
-            parsed.append(Card.parse(token))
-        except ValueError as exc:
-            raise CardSyntaxError(token, position, str(exc)) from None
-    return parsed
+    return _parse_each(cards, _hand_card)
 
 
 def format_cards(cards: Iterable[Card | Played]) -> str:

@@ -306,6 +306,16 @@ def _read_target(target: Sequence[Played], wilds: Wilds) -> tuple[list[Reading],
     return [], [message.format(cards=_quote(target), why=w) for w in why]
 
 
+def _on_the_table(
+    rules: Rules, target: Sequence[Played], cards: Sequence[Played], wilds: Wilds, players: int | None
+) -> tuple[list[Reading], list[str]]:
+    """The exposed meld's readings, and what is wrong with it or with the cards put to it."""
+    reasons = [] if target else [_("no exposed meld (target) was given")]
+    reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
+    targets, why = _read_target(target, wilds) if target else ([], [])
+    return targets, reasons + why
+
+
 def check_layoff(
     rules: Rules,
     number: int,
@@ -332,11 +342,8 @@ def check_layoff(
             reasons.append(_("laying off is allowed only on turns after the one the contract was laid down"))
     if not cards:
         reasons.append(_("no cards to lay off were given"))
-    if not target:
-        reasons.append(_("no exposed meld (target) was given"))
-    reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
     wilds = _wilds(rules, number)
-    targets, why = _read_target(target, wilds) if target else ([], [])
+    targets, why = _on_the_table(rules, target, cards, wilds, players)
     reasons += why
     if reasons:
         return _illegal(action, reasons)
@@ -425,10 +432,7 @@ def check_swap(
         reasons.append(_("a swap puts in exactly one natural card; {n} were given").format(n=len(cards)))
     elif cards[0].card.is_joker:
         reasons.append(_("a swap puts in the natural card a wild stands for, not a joker"))
-    if not target:
-        reasons.append(_("no exposed meld (target) was given"))
-    reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
-    targets, why = _read_target(target, wilds) if target else ([], [])
+    targets, why = _on_the_table(rules, target, cards, wilds, players)
     reasons += why
     if reasons:
         return _illegal(action, reasons)
