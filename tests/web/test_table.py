@@ -70,6 +70,14 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
     expect(places.nth(2)).to_contain_text("3. Cy")
     expect(places.nth(2)).to_contain_text("50")
     expect(final).to_contain_text("Ana and Ben have 20 points each; most rounds won goes first (4 against 3).")
+    # The story of the game: a line per player, drawn on the server, and its numbers as a table.
+    chart = page.locator("#story svg.chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(3)
+    box = chart.bounding_box()
+    assert box is not None and 300 <= box["width"] <= 390
+    page.locator("#story summary", has_text="The numbers").click()
+    expect(page.locator("#story table tbody tr").nth(0)).to_contain_text("Ana")
     history = page.locator(".history")
     expect(history.locator("li").first).to_contain_text("Round 2 corrected: Cy 10 → 5")
     shoot("table-final")
