@@ -21,7 +21,10 @@ async function fromNetworkThenCache(request) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok) cache.put(request, response.clone());
+    // Keep pages, not redirects: the edit link redirects, and its address holds the token.
+    if (response.ok && !response.redirected && !new URL(request.url).pathname.includes("/join/")) {
+      cache.put(request, response.clone());
+    }
     return response;
   } catch (error) {
     return (await cache.match(request, { ignoreSearch: false })) || (await cache.match(OFFLINE));
