@@ -41,9 +41,21 @@
     }
     var entry = event.target.closest(".player-entry");
     if (entry && !event.target.closest("input, button, label")) {
-      var radio = entry.querySelector("input[name=active]");
-      if (radio) radio.checked = true;
+      var radio = form.querySelector('input[name=active][value="' + entry.dataset.seat + '"]');
+      if (radio) { radio.checked = true; markActive(form); }
     }
+  });
+
+  // The player whose hand the keypad fills is outlined.
+  function markActive(form) {
+    var active = form.querySelector("input[name=active]:checked");
+    Array.prototype.forEach.call(form.querySelectorAll(".player-entry"), function (block) {
+      block.classList.toggle("active", !!active && block.dataset.seat === active.value);
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var radio = event.target.closest("form[data-entry] input[name=active]");
+    if (radio) markActive(radio.form);
   });
 
   // A player who went out holds no cards: move the keypad on to the next player.
@@ -56,7 +68,7 @@
       var next = Array.prototype.find.call(form.querySelectorAll("input[name=active]"), function (r) {
         return r.value !== winner.value;
       });
-      if (next) next.checked = true;
+      if (next) { next.checked = true; markActive(form); }
     }
   });
 

@@ -75,9 +75,9 @@ def enter_round(page: Page, number: int, winner: str | None, hands: dict[str, li
     """Record a round the way a player does: tap who went out, then each hand's cards on the keypad."""
     entry = page.locator("#entry")
     expect(entry.get_by_role("heading", name=re.compile(f"Record round {number}"))).to_be_visible()
-    entry.locator(".segmented label", has_text=winner or "No one").click()
+    entry.locator(".went-out label", has_text=winner or "No one").click()
     for name, cards in hands.items():
-        entry.locator(".player-entry", has_text=name).get_by_label(re.compile("tap cards for this player")).check()
+        entry.get_by_role("radio", name=f"Tap cards for {name}").check()
         for card in cards:
             page.locator(".keypad").get_by_role("button", name=re.compile(f"^{card}(, wild)?$")).click()
         expect(page.locator(f".player-entry:has-text('{name}') .chips button")).to_have_count(len(cards))

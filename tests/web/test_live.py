@@ -63,7 +63,7 @@ def test_two_editors_record_the_same_round_and_the_second_is_told(live_server, p
 
     # The second editor starts typing first, then the first editor records.
     other = other_phone.locator("#entry")
-    other.locator(".segmented label", has_text="Ben").click()
+    other.locator(".went-out label", has_text="Ben").click()
     other_phone.get_by_role("button", name="King of hearts", exact=True).click()
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
@@ -82,7 +82,7 @@ def test_two_editors_record_the_same_round_and_the_second_is_told(live_server, p
 def test_a_double_tap_records_once(live_server, page, console_errors):
     start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
     entry = page.locator("#entry")
-    entry.locator(".segmented label", has_text="Ana").click()
+    entry.locator(".went-out label", has_text="Ana").click()
     page.get_by_role("button", name="Five of clubs", exact=True).click()
     entry.get_by_role("button", name="Record round 1").dblclick()
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
@@ -93,7 +93,7 @@ def test_a_double_tap_records_once(live_server, page, console_errors):
 def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(live_server, page, context):
     start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
     entry = page.locator("#entry")
-    entry.locator(".segmented label", has_text="Ana").click()
+    entry.locator(".went-out label", has_text="Ana").click()
     page.get_by_role("button", name="Nine of hearts", exact=True).click()
     expect(page.locator("#hand-1")).to_have_value("9H")
     context.set_offline(True)
@@ -111,7 +111,7 @@ def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(live_server, page
 
 def test_a_typed_entry_survives_a_reload(live_server, page, console_errors):
     start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
-    page.locator("#entry .segmented label", has_text="Ana").click()
+    page.locator("#entry .went-out label", has_text="Ana").click()
     page.get_by_role("button", name="Queen of spades", exact=True).click()
     page.reload()
     expect(page.locator("#hand-1")).to_have_value("QS")

@@ -90,13 +90,13 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
 def test_a_refused_round_shows_the_error_and_changes_nothing(live_server, page, console_errors):
     start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
     entry = page.locator("#entry")
-    entry.locator(".segmented label", has_text="Ana").click()
+    entry.locator(".went-out label", has_text="Ana").click()
     # Ana went out, yet a card is tapped into her hand.
-    entry.locator(".player-entry", has_text="Ana").get_by_label(re.compile("tap cards for this player")).check()
+    entry.get_by_role("radio", name="Tap cards for Ana").check()
     page.get_by_role("button", name="King of spades", exact=True).click()
-    entry.locator(".player-entry", has_text="Ben").get_by_label(re.compile("tap cards for this player")).check()
+    entry.get_by_role("radio", name="Tap cards for Ben").check()
     page.get_by_role("button", name="Five of clubs", exact=True).click()
-    entry.locator(".player-entry", has_text="Cy").get_by_label(re.compile("tap cards for this player")).check()
+    entry.get_by_role("radio", name="Tap cards for Cy").check()
     page.get_by_role("button", name="Six of clubs", exact=True).click()
     expect(page.locator(".player-entry", has_text="Cy").locator(".chips button")).to_have_count(1)
     page.get_by_role("button", name="Record round 1").click()
