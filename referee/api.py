@@ -219,6 +219,7 @@ class RulesetSerializer(serializers.Serializer):  # type: ignore[type-arg]
         "BuyRule",
         allowed=serializers.BooleanField(),
         limit=serializers.IntegerField(allow_null=True),
+        not_twice_in_row=serializers.BooleanField(),
         name=serializers.CharField(),
     )
     tie_break = serializers.ChoiceField(choices=["round_wins", "shared"])

@@ -91,7 +91,12 @@ def rules_data(rules: Rules) -> dict[str, Any]:
         "runs_may_join": rules.runs_may_join,
         "layoff_on_opening_turn": rules.layoff_on_opening_turn,
         "swap": rules.swap.value,
-        "buys": {"allowed": rules.buys.allowed, "limit": rules.buys.limit, "name": _(rules.buys.name)},
+        "buys": {
+            "allowed": rules.buys.allowed,
+            "limit": rules.buys.limit,
+            "not_twice_in_row": rules.buys.not_twice_in_row,
+            "name": _(rules.buys.name),
+        },
         "tie_break": rules.tie_break.value,
         "cut_bonus": rules.cut_bonus,
         "variants": [{"slug": v.slug, "name": _(v.name), "effect": _(v.effect)} for v in variants_for(rules.slug)],

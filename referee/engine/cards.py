@@ -125,14 +125,6 @@ def rank_text(rank: int) -> str:
     return RANK_TEXT[rank]
 
 
-def parse_rank(text: str) -> int:
-    """``"7"``, ``"10"``, ``"T"`` or ``"q"`` to a rank number; ValueError otherwise."""
-    rank = _RANK_BY_TEXT.get(text.strip().upper())
-    if rank is None:
-        raise ValueError(f"unknown rank {text!r}")
-    return rank
-
-
 @dataclass(frozen=True, slots=True)
 class Card:
     """One physical card: a rank and a suit, or the joker (both ``None``)."""

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from .cards import JOKER, KING, Card, rank_plural
+from .cards import KING, rank_plural
 from .errors import PlayerCountError, RoundOutOfRange, UnknownRuleset, UnknownVariant
 from .i18n import N_, _, capfirst
 
@@ -163,9 +163,6 @@ class Rules:
         self.round(number)
         return self.wild_ranks[number - 1]
 
-    def is_wild(self, card: Card, number: int) -> bool:
-        return card.is_joker or card.rank == self.wild_rank(number)
-
     def deck(self, players: int) -> Deck:
         if not self.min_players <= players <= self.max_players:
             raise PlayerCountError(
@@ -178,11 +175,6 @@ class Rules:
     def stock(self, players: int, number: int) -> int:
         """Cards left in the stock after the deal and the one upcard."""
         return self.deck(players).size - players * self.round(number).dealt - 1
-
-    def max_copies(self, card: Card, players: int | None = None) -> int:
-        """How many of this card the packs hold (the largest deck when players is unknown)."""
-        deck = self.deck(players) if players is not None else self.largest_deck
-        return deck.jokers if card == JOKER else deck.packs
 
     @property
     def largest_deck(self) -> Deck:
