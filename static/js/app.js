@@ -167,6 +167,12 @@
   document.addEventListener("htmx:afterSettle", restoreDraft);
   document.body.addEventListener("roundSaved", clearDrafts);
 
+  // A preview that answers after its form was replaced (the round was recorded) is dropped,
+  // so previews never need aborting (htmx logs every abort as an error).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt && !event.detail.elt.isConnected) event.detail.shouldSwap = false;
+  });
+
   // The live poll tells the server whether the entry may be replaced (nothing typed in it).
   document.addEventListener("htmx:configRequest", function (event) {
     if (event.detail.elt && event.detail.elt.id === "poller") {
