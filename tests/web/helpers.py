@@ -50,6 +50,11 @@ def assert_all_controls_named(page: Page) -> None:
     assert page.evaluate(UNNAMED_CONTROLS) == []
 
 
+def settled(page: Page) -> None:
+    """Wait until htmx has no request in flight and nothing swapping or settling."""
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
+
+
 def start_game(
     page: Page, base: str, names: list[str], dealer: str | None = None, ruleset: str = "Mexican Rummy"
 ) -> str:
@@ -57,12 +62,19 @@ def start_game(
     if not ruleset.startswith("Mexican"):
         page.get_by_label("Rules").select_option(label=re.compile(ruleset))
         expect(page.get_by_text("Players, clockwise")).to_be_visible()
-    while page.locator("input[name=player]").count() < len(names):
+    inputs = page.locator("input[name=player]")
+    expect(inputs).to_have_count(2)
+    for count in range(3, len(names) + 1):
         page.get_by_role("button", name="+ Add a player").click()
-        page.wait_for_timeout(50)
-    expect(page.locator("input[name=player]")).to_have_count(len(names))
+        expect(inputs).to_have_count(count)  # one round trip at a time, so no answer overtakes the names
+        # htmx focuses the new name field once the swap settles; typing before that would land there.
+        expect(page.locator(f"#player-{count - 1}")).to_be_focused()
+    settled(page)
     for i, name in enumerate(names):
-        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+        field = page.get_by_label(f"Player {i + 1}", exact=True)
+        field.fill(name)
+        expect(field).to_have_value(name)
+    settled(page)
     if dealer:
         page.get_by_label("I'll name the dealer").check()
         page.get_by_label("Dealer", exact=True).select_option(label=dealer)
