@@ -370,8 +370,9 @@ def _plan_round(
     return RoundPlan(winner_player, dealer, rows, errors)
 
 
-def _checked_plan(*args: Any) -> RoundPlan:
-    plan = _plan_round(*args)
+def _checked_plan(game: Game, rules: Rules, number: int, *entries: Any) -> RoundPlan:
+    """The round planned against the seats as they are in the locked game; refused if anything is wrong."""
+    plan = _plan_round(game, rules, list(game.players.order_by("seat")), number, *entries)
     if plan.errors:
         raise InvalidInput(plan.errors)
     return plan
@@ -531,8 +532,7 @@ def round_record(
                 ),
                 "number",
             )
-        players = list(game.players.order_by("seat"))
-        plan = _checked_plan(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
+        plan = _checked_plan(game, rules, number, winner, hands, points, buys or {}, cut_bonus)
         try:
             with transaction.atomic():
                 rnd = _write_round(game, rules, number, plan, cut_bonus)
@@ -567,8 +567,7 @@ def round_replace(
                 _("{where} has not been recorded, so it cannot be corrected").format(where=_where(rules, number)),
                 "number",
             )
-        players = list(game.players.order_by("seat"))
-        plan = _checked_plan(game, rules, players, number, winner, hands, points, buys or {}, cut_bonus)
+        plan = _checked_plan(game, rules, number, winner, hands, points, buys or {}, cut_bonus)
         before = round_snapshot(old)
         old.delete()
         rnd = _write_round(game, rules, number, plan, cut_bonus)
