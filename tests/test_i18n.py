@@ -97,3 +97,74 @@ def test_api_errors_are_in_the_language_asked_for(client):
         HTTP_ACCEPT_LANGUAGE="nl",
     )
     assert "zou om de aas heen lopen (H-A-2)" in response.json()["reasons"][0]
+
+
+def test_the_engine_speaks_english_on_its_own_and_what_is_bound_inside_a_block():
+    from referee.engine import i18n
+
+    class Recording:
+        def __init__(self):
+            self.asked = []
+
+        def gettext(self, message):
+            self.asked.append(message)
+            return {"seven": "SEVEN"}.get(message, message)
+
+        def ngettext(self, singular, plural, n):
+            self.asked.append(plural)
+            return singular if n == 1 else plural
+
+    assert i18n.ENGLISH.gettext("{rank} of {suit}") == "{rank} of {suit}"
+    assert i18n.ENGLISH.ngettext("one", "many", 2) == "many"
+    recording = Recording()
+    with i18n.translating(recording):
+        assert Card.parse("7C").name == "SEVEN of clubs"
+        with i18n.translating(i18n.ENGLISH):
+            assert Card.parse("7C").name == "Seven of clubs"
+        assert i18n.ngettext("one", "many", 1) == "one"
+    assert recording.asked == ["{rank} of {suit}", "seven", "clubs", "many"]
+    assert Card.parse("7C").name == "Seven of clubs"  # unbound again: the installed default
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "es"])
+def test_a_remembered_catalogue_says_what_django_says(language):
+    from django.utils import translation
+
+    from referee.language import Catalogue
+
+    catalogue = Catalogue(language)
+    singular = "{cards} appears twice; a run holds each card once"
+    plural = "{cards} appear twice; a run holds each card once"
+    for _ in range(2):  # looked up, then remembered
+        with translation.override(language):
+            assert catalogue.gettext("{rank} of {suit}") == translation.gettext("{rank} of {suit}")
+            for n in (1, 2):
+                assert catalogue.ngettext(singular, plural, n) == translation.ngettext(singular, plural, n)
+    with translation.override("en" if language != "en" else "nl"):  # the active language does not leak in
+        assert catalogue.gettext("seven") == Catalogue(language).gettext("seven")
+
+
+def test_a_catalogue_remembers_a_bounded_number_of_messages(monkeypatch):
+    from referee import language
+
+    monkeypatch.setattr(language, "MAX_REMEMBERED", 3)
+    catalogue = language.Catalogue("nl")
+    for i in range(10):
+        assert catalogue.gettext(f"not a message {i}") == f"not a message {i}"
+    assert catalogue.gettext("seven") == "zeven"
+    assert len(catalogue._singular) == 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("accept", "name"), [("nl", "Klaveren zeven"), ("es", "Siete de tréboles"), ("en", "Seven of clubs")]
+)
+def test_each_request_binds_its_own_language(client, accept, name):
+    from django.utils import translation
+
+    response = client.post(
+        "/api/referee/score/", {"round": 2, "cards": "7C"}, content_type="application/json", HTTP_ACCEPT_LANGUAGE=accept
+    )
+    assert response.json()["cards"][0]["name"] == name
+    with translation.override("en"):  # nothing the request bound outlives it
+        assert Card.parse("7C").name == "Seven of clubs"

@@ -1,29 +1,62 @@
 """Translation for the engine's words and messages, without Django.
 
 Messages are written ``_("{card} is not wild").format(card=...)`` so that gettext
-catalogues can hold them; the web layer installs Django's ``gettext``/``ngettext`` with
-``set_translators`` (the engine stays importable and testable on its own, in English).
+catalogues can hold them. On its own the engine speaks English. The web layer installs
+Django's ``gettext``/``ngettext`` with ``set_translators`` (used wherever nothing else is
+bound), and binds a request's language with ``translating`` for the length of a request,
+so that a message costs a dictionary look-up rather than a search for the active language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Protocol
 
-_gettext: Callable[[str], str] = lambda message: message  # noqa: E731
-_ngettext: Callable[[str, str, int], str] = lambda singular, plural, n: singular if n == 1 else plural  # noqa: E731
+
+class Translator(Protocol):
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+class Functions:
+    """A translator made of two functions."""
+
+    def __init__(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+        self.gettext = gettext
+        self.ngettext = ngettext
+
+
+ENGLISH = Functions(lambda message: message, lambda singular, plural, n: singular if n == 1 else plural)
+
+_default: Translator = ENGLISH
+_bound: ContextVar[Translator | None] = ContextVar("referee_translator", default=None)
 
 
 def set_translators(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
-    global _gettext, _ngettext
-    _gettext, _ngettext = gettext, ngettext
+    """The translator used wherever ``translating`` has bound none."""
+    global _default
+    _default = Functions(gettext, ngettext)
+
+
+@contextmanager
+def translating(translator: Translator) -> Iterator[None]:
+    """Speak through ``translator`` inside the block (this thread or task only)."""
+    token = _bound.set(translator)
+    try:
+        yield
+    finally:
+        _bound.reset(token)
 
 
 def _(message: str) -> str:
-    return _gettext(message)
+    return (_bound.get() or _default).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _ngettext(singular, plural, n)
+    return (_bound.get() or _default).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:

@@ -1,0 +1,67 @@
+"""The engine speaks the request's language: one remembered catalogue per language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+from .engine.i18n import translating
+
+MAX_REMEMBERED = 4096  # the engine has a few hundred messages; this only bounds a caller's mistake
+
+
+class Catalogue:
+    """One language's translations of the engine's messages, each looked up once.
+
+    Django finds the active language on every ``gettext`` call; a verdict asks for a dozen
+    words and sentences, a card keypad for fifty-four card names. Here a message is
+    translated once per process and language and then read from a dictionary.
+    """
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self._singular: dict[str, str] = {}
+        self._plural: dict[tuple[str, str, int], str] = {}
+
+    def gettext(self, message: str) -> str:
+        try:
+            return self._singular[message]
+        except KeyError:
+            with translation.override(self.language):
+                text = translation.gettext(message)
+            if len(self._singular) < MAX_REMEMBERED:
+                self._singular[message] = text
+            return text
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        key = (singular, plural, n)
+        try:
+            return self._plural[key]
+        except KeyError:
+            with translation.override(self.language):
+                text = translation.ngettext(singular, plural, n)
+            if len(self._plural) < MAX_REMEMBERED:
+                self._plural[key] = text
+            return text
+
+
+@lru_cache(maxsize=16)
+def catalogue(language: str) -> Catalogue:
+    return Catalogue(language)
+
+
+class EngineLanguageMiddleware:
+    """Bind the engine to the language LocaleMiddleware chose, for the whole request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        language = translation.get_language()
+        if language is None:  # translation deactivated: the engine's default applies
+            return self.get_response(request)
+        with translating(catalogue(language)):
+            return self.get_response(request)
