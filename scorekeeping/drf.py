@@ -1,4 +1,4 @@
-"""The API's plumbing: one error path, and JSON-only content negotiation.
+"""The API's plumbing: one error path, JSON-only content negotiation, a direct JSON parser.
 
 One error path for the whole API: domain errors and validation errors as 4xx JSON.
 
@@ -7,15 +7,18 @@ Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from typing import Any
+from typing import IO, Any
 
 from rest_framework import exceptions, status
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import BaseParser
+from rest_framework.parsers import JSONParser as DRFJSONParser
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.json import strict_constant
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from referee.engine import RefereeError
@@ -79,3 +82,18 @@ class JSONOnlyNegotiation(BaseContentNegotiation):
     ) -> tuple[BaseRenderer, str]:
         renderer = next(iter(renderers))
         return renderer, renderer.media_type
+
+
+class JSONParser(DRFJSONParser):
+    """DRF's JSON parser, reading the body in one piece.
+
+    DRF hands its parser the body (already in memory) as a stream and decodes it through a
+    codec reader; ``json.loads`` takes the bytes as they are (UTF-8, -16 or -32, as RFC 8259
+    allows). NaN and Infinity are refused as DRF refuses them.
+    """
+
+    def parse(self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            return json.loads(stream.read(), parse_constant=strict_constant if self.strict else None)
+        except ValueError as exc:  # includes UnicodeDecodeError
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from None

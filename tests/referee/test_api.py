@@ -1,5 +1,7 @@
 """The referee's JSON API: each action, each error, the examples of the issue."""
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -150,6 +152,25 @@ def test_check_malformed_json_is_400(client, payload):
     response = client.post(reverse("api-referee-check"), payload, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "why"),
+    [
+        (b'{"round": NaN, "action": "open"}', "Out of range float values are not JSON compliant"),
+        (b'{"round": 2, "action": "\xff"}', "JSON parse error"),
+    ],
+)
+def test_check_refuses_nan_and_bad_utf8(client, payload, why):
+    response = client.post(reverse("api-referee-check"), payload, content_type="application/json")
+    assert response.status_code == 400
+    assert why in response.json()["detail"]
+
+
+def test_check_reads_utf16_json(client):
+    body = json.dumps({"round": 2, "action": "open", "melds": ["7C 7D 4H", "9S 10S JS QS"]}).encode("utf-16")
+    response = client.post(reverse("api-referee-check"), body, content_type="application/json")
+    assert response.status_code == 200 and response.json()["legal"] is True
 
 
 def test_check_is_post_only(client):
