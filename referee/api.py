@@ -52,6 +52,9 @@ class CheckView(APIView):
     """Check a proposed opening, layoff, wild swap or go-out against a round's contract."""
 
     class InputSerializer(RulesInput):
+        """What to check: the rules and round, the action, and melds or a hand (open, go out) or a target
+        and cards (lay off, swap)."""
+
         class Meta:
             ref_name = "CheckInput"
 
@@ -109,6 +112,8 @@ class ScoreView(APIView):
     """Penalty points for the cards left in a hand, card by card."""
 
     class InputSerializer(RulesInput):
+        """The rules and round, and the cards left in a hand."""
+
         class Meta:
             ref_name = "ScoreInput"
 

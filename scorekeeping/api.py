@@ -145,6 +145,8 @@ class GamesView(APIView):
     """Start a game."""
 
     class InputSerializer(InputSerializer):
+        """A new game: the rules, the players in seat order, and how the first dealer is chosen."""
+
         class Meta:
             ref_name = "GameInput"
 
@@ -206,6 +208,8 @@ class GameView(APIView):
 
 
 class RoundInput(InputSerializer):
+    """A round's result: who went out, each other player's cards or typed points, buys, and the version."""
+
     number = serializers.IntegerField(min_value=1, max_value=100)
     winner = serializers.CharField(required=False, allow_null=True, default=None, max_length=200)
     hands = serializers.DictField(child=CardsField(), default=dict, help_text="Name -> the cards left in hand.")
@@ -248,6 +252,8 @@ class RoundView(APIView):
     """Correct a recorded round."""
 
     class InputSerializer(RoundInput):
+        """A corrected result for the round in the address."""
+
         class Meta:
             ref_name = "RoundCorrection"
 
@@ -301,6 +307,8 @@ class UndoView(APIView):
     """Undo the latest change still in force (it stays in the history)."""
 
     class InputSerializer(InputSerializer):
+        """The version the undo was decided on, to refuse it if the game changed meanwhile."""
+
         class Meta:
             ref_name = "UndoInput"
 

@@ -1,4 +1,5 @@
 import pytest
+import yaml
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
@@ -21,6 +22,17 @@ def test_schema_is_served(client):
 def test_schema_validates_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml"))
     assert "/api/referee/score/" in (tmp_path / "schema.yml").read_text()
+
+
+def test_every_request_body_is_described_for_its_callers(client):
+    # A component's description comes from its serializer's docstring, or a base class's.
+    components = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    requests = {name: c for name, c in components.items() if name.endswith("Request")}
+    assert len(requests) >= 6
+    for name, component in requests.items():
+        description = component.get("description", "")
+        assert description, name
+        assert "serializer" not in description.lower() and "DRF" not in description, (name, description)
 
 
 @pytest.mark.parametrize(("raw", "value"), [("1", True), ("TRUE", True), ("off", False), ("0", False), ("", False)])
