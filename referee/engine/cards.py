@@ -243,6 +243,10 @@ class Played:
 
     @classmethod
     def parse(cls, text: str) -> Played:
+        return _parse_played(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Played:
         card_text, sep, identity_text = text.partition("=")
         card = Card.parse(card_text)
         if not sep:
@@ -254,6 +258,11 @@ class Played:
 
     def __repr__(self) -> str:
         return f"Played.parse({str(self)!r})"
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_played(text: str) -> Played:
+    return Played._parse(text)
 
 
 def _why_not_a_card(token: str) -> str:

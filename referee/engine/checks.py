@@ -71,12 +71,13 @@ def copy_reasons(rules: Rules, cards: Iterable[Card], players: int | None) -> li
     """More copies of a card than the packs in play hold."""
     deck = rules.deck(players) if players is not None else rules.largest_deck
     reasons: list[str] = []
-    for card, count in sorted(Counter(cards).items(), key=lambda kv: kv[0].sort_key()):
-        if card == JOKER and count > deck.jokers:
+    over = [(card, n) for card, n in Counter(cards).items() if n > (deck.jokers if card == JOKER else deck.packs)]
+    for card, count in sorted(over, key=lambda kv: kv[0].sort_key()):
+        if card == JOKER:
             reasons.append(
                 _("{count} jokers appear, but the packs hold only {most}").format(count=count, most=deck.jokers)
             )
-        elif card != JOKER and count > deck.packs:
+        else:
             message = ngettext(
                 "{card} appears {count} times, but one pack holds only {most}",
                 "{card} appears {count} times, but the {most} packs hold only {most}",
@@ -178,7 +179,7 @@ def check_layout(
 
     contract = rnd.contract
     m, k = len(melds), len(contract)
-    intents = [_intent(meld, wilds) for meld in melds]
+    intents: list[Kind] | None = None  # what each meld looks like: only needed once a layout fails
     best: tuple[tuple[int, int], tuple[int, ...]] | None = None
     for order in permutations(range(m), min(m, k)):
         fit = sum(
@@ -192,6 +193,8 @@ def check_layout(
                     for (c, i), reading in sorted(zip(enumerate(order), chosen, strict=True), key=lambda x: x[0][1])
                 )
                 return Verdict(action, True, melds=laid, notes=_notes(rules, number, final))
+        if intents is None:
+            intents = [_intent(meld, wilds) for meld in melds]
         score = (fit, sum(intents[i] is contract[c].kind for c, i in enumerate(order)))
         if best is None or score > best[0]:
             best = (score, order)

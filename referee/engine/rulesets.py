@@ -125,6 +125,12 @@ class Rules:
     round_word: str = N_("round")
     book_word: str = N_("book")
     run_word: str = N_("run")
+    # The most packs and jokers any allowed table uses: where the player count is not known.
+    largest_deck: Deck = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        decks = [self.deck_for(n) for n in range(self.min_players, self.max_players + 1)]
+        object.__setattr__(self, "largest_deck", Deck(max(d.packs for d in decks), max(d.jokers for d in decks)))
 
     @property
     def round_plural(self) -> str:
@@ -175,11 +181,6 @@ class Rules:
     def stock(self, players: int, number: int) -> int:
         """Cards left in the stock after the deal and the one upcard."""
         return self.deck(players).size - players * self.round(number).dealt - 1
-
-    @property
-    def largest_deck(self) -> Deck:
-        decks = [self.deck_for(n) for n in range(self.min_players, self.max_players + 1)]
-        return Deck(max(d.packs for d in decks), max(d.jokers for d in decks))
 
     @property
     def title(self) -> str:
