@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.views.decorators.cache import never_cache
 from drf_spectacular.views import SpectacularAPIView
 
+from referee import urls as referee_urls
+
 
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -24,6 +26,7 @@ handler404 = not_found
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    *referee_urls.api_urlpatterns,
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
