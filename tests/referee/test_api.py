@@ -211,3 +211,25 @@ def test_ruleset_unknown_is_404_and_bad_variant_400(client):
     response = client.get(reverse("api-ruleset", args=["mexican"]), {"variants": "free-meld"})
     assert response.status_code == 400
     assert "variants" in response.json()["errors"]
+
+
+def test_check_answers_exactly_what_a_drf_response_would(client):
+    from rest_framework.response import Response
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.views import APIView
+
+    from referee.api import CheckView
+
+    class Reference(CheckView):  # the same view answering through DRF's Response
+        def post(self, request):
+            rendered = super().post(request)
+            return Response(json.loads(rendered.content))
+
+    body = {"round": 2, "action": "open", "melds": ["7C 7D 4H", "9S 10S JS QS"]}
+    ours = client.post(reverse("api-referee-check"), body, content_type="application/json")
+    request = APIRequestFactory().post("/api/referee/check/", body, format="json")
+    reference = Reference.as_view()(request).render()
+    assert ours.content == reference.content
+    assert ours["Content-Type"] == reference["Content-Type"] == "application/json"
+    assert ours["Allow"] == reference["Allow"] == "POST, OPTIONS"
+    assert issubclass(CheckView, APIView)
