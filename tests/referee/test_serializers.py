@@ -2,7 +2,12 @@
 
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework import serializers
+
 from referee.api import CheckView, ScoreView
+from referee.serializers import InputSerializer
 
 GOOD = {"round": 2, "action": "open", "melds": ["7C 7D 4H", "9S 10S JS QS"]}
 BAD = {"round": 0, "action": "fly", "melds": "7C"}
@@ -42,3 +47,24 @@ def test_validating_from_many_threads_at_once_gives_each_its_own_answer():
             assert result == data["round"]
         else:
             assert "greater than or equal to 1" in result
+
+
+@pytest.mark.parametrize(
+    "declare",
+    [
+        lambda: {"name": serializers.CharField(source="other")},
+        lambda: {"name": serializers.CharField(read_only=True)},
+        lambda: {"name": serializers.CharField(), "validate_name": lambda self, value: value},
+    ],
+    ids=["renamed source", "read-only", "validate_<field>"],
+)
+def test_fields_the_shared_loop_cannot_validate_are_refused_when_built(declare):
+    serializer_class = type("Odd", (InputSerializer,), declare())
+    with pytest.raises(ImproperlyConfigured, match=r"Odd\.name"):
+        serializer_class(data={"name": "x"}).is_valid()
+
+
+def test_a_body_that_is_not_an_object_is_refused_as_drf_refuses_it():
+    serializer = CheckView.InputSerializer(data=["7C"])
+    assert not serializer.is_valid()
+    assert serializer.errors == {"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]}
