@@ -153,12 +153,16 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
 
 def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
     fixed = _fixed(cards, wilds)
-    reasons = declaration_reasons(cards, wilds) + _run_shape_reasons(cards, fixed)
+    reasons = declaration_reasons(cards, wilds)
+    # Cards with a shape reason (too few or many, mixed suits, a card twice, too far apart,
+    # round the ace) fit no window, so the shape is only explained when no reading is found.
+    if not reasons:
+        readings = _run_readings(cards, fixed)
+        if readings:
+            return readings, []
+    reasons += _run_shape_reasons(cards, fixed)
     if reasons:
         return [], reasons
-    readings = _run_readings(cards, fixed)
-    if readings:
-        return readings, []
     undeclared = [Played(p.card) for p in cards]
     loose = _run_readings(undeclared, _fixed(undeclared, wilds))
     declared = [str(p) for p in cards if p.declared is not None]
