@@ -133,8 +133,9 @@ class Card:
     suit: Suit | None
 
     def __hash__(self) -> int:
-        # Enum members hash in Python; the suit's letter hashes in C.
-        return hash((self.rank, self.suit.value if self.suit is not None else None))
+        # Enum members hash in Python, and ``.value`` is a property; the member's
+        # ``_value_`` (its letter, a plain attribute) hashes in C.
+        return hash((self.rank, self.suit._value_ if self.suit is not None else None))
 
     @classmethod
     def joker(cls) -> Card:
