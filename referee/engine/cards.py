@@ -87,6 +87,10 @@ class Suit(enum.Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    # Members are singletons compared by identity; Enum's own hash (of the name) runs in
+    # Python, and suits are dictionary and set keys throughout the engine.
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         return _SYMBOLS[self]
@@ -133,8 +137,7 @@ class Card:
     suit: Suit | None
 
     def __hash__(self) -> int:
-        # Enum members hash in Python, and ``.value`` is a property; the member's
-        # ``_value_`` (its letter, a plain attribute) hashes in C.
+        # ``.value`` is a property; the member's ``_value_`` (its letter) is a plain attribute.
         return hash((self.rank, self.suit._value_ if self.suit is not None else None))
 
     @classmethod
@@ -181,7 +184,7 @@ class Card:
     def __str__(self) -> str:
         if self.rank is None or self.suit is None:
             return "JK"
-        return f"{RANK_TEXT[self.rank]}{self.suit.value}"
+        return f"{RANK_TEXT[self.rank]}{self.suit._value_}"
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -229,7 +232,7 @@ class Identity:
         return _("{rank} of {suit}").format(rank=rank_name(self.rank), suit=self.suit.noun)
 
     def __str__(self) -> str:
-        return RANK_TEXT[self.rank] + (self.suit.value if self.suit else "")
+        return RANK_TEXT[self.rank] + (self.suit._value_ if self.suit else "")
 
     def __repr__(self) -> str:
         return f"Identity.parse({str(self)!r})"

@@ -31,6 +31,8 @@ class Kind(enum.Enum):
     BOOK = "book"
     RUN = "run"
 
+    __hash__ = object.__hash__  # as Suit's: identity, in C
+
 
 class SwapPolicy(enum.Enum):
     NONE = "none"  # wilds are fixed once played
