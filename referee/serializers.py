@@ -68,3 +68,7 @@ class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         if errors:
             raise serializers.ValidationError(errors)
         return values
+
+    def run_validators(self, value: Any) -> None:
+        # DRF first merges in the defaults of read-only fields; an input serializer has none.
+        serializers.Field.run_validators(self, value)
