@@ -30,7 +30,7 @@ def assert_no_sideways_scroll(page: Page, width: int = 360) -> None:
 
 SMALL_TARGETS = """
 () => [...document.querySelectorAll(
-    'button, select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), .segmented span')]
+    'button, select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), .segmented input + span')]
   .filter(el => el.offsetParent !== null && !el.classList.contains('default-submit'))
   .map(el => [el, el.getBoundingClientRect()])
   .filter(([el, r]) => r.height < 43.5 || (el.tagName === 'BUTTON' && r.width < 43.5))

@@ -119,6 +119,9 @@ def test_preview_shows_the_running_penalty(client):
     html = response.content.decode()
     assert 'id="result-1" class="result" hx-swap-oob="true"' in html
     assert '<span class="penalty">15</span> points = 5 + 10' in html
+    # ... and beside the names above the keypad, where the thumb is.
+    assert '<span id="tally-1" class="tally" hx-swap-oob="true">15</span>' in html
+    assert '<span id="tally-0" class="tally" hx-swap-oob="true"></span>' in html  # Ana went out
     assert Round.objects.count() == 0
 
 

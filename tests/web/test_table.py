@@ -39,6 +39,20 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
     assert_all_controls_named(page)
     assert_thumb_sized(page)
 
+    # Each tap shows the running penalty beside the name above the keypad.
+    entry = page.locator("#entry")
+    entry.locator(".went-out label", has_text="Ana").click()
+    entry.get_by_role("radio", name="Tap cards for Ben").check()
+    page.get_by_role("button", name="King of clubs", exact=True).click()
+    expect(page.locator(".tap-for #tally-1")).to_have_text("10")
+    page.get_by_role("button", name="Joker, wild").click()
+    expect(page.locator(".tap-for #tally-1")).to_have_text("30")  # a joker left in hand: 20
+    expect(page.locator(".tap-for #tally-0")).to_have_text("")
+    shoot("table-tapping")
+    page.get_by_role("button", name="Remove Joker").click()
+    page.get_by_role("button", name="Remove King of clubs").click()
+    expect(page.locator(".tap-for #tally-1")).to_have_text("")
+
     for number, winner, hands in GAME:
         enter_round(page, number, winner, hands)
         if number < 7:
