@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
 
-from .cards import JOKER, Card, Identity, Played, rank_plural
+from .cards import Card, Identity, Played, rank_plural
 from .errors import ImpossibleHand
 from .i18n import _, capfirst, ngettext
 from .melds import Placed, Reading, Wilds, identity_at, read, runs_join
@@ -71,9 +71,9 @@ def copy_reasons(rules: Rules, cards: Iterable[Card], players: int | None) -> li
     """More copies of a card than the packs in play hold."""
     deck = rules.deck(players) if players is not None else rules.largest_deck
     reasons: list[str] = []
-    over = [(card, n) for card, n in Counter(cards).items() if n > (deck.jokers if card == JOKER else deck.packs)]
+    over = [(card, n) for card, n in Counter(cards).items() if n > (deck.jokers if card.is_joker else deck.packs)]
     for card, count in sorted(over, key=lambda kv: kv[0].sort_key()):
-        if card == JOKER:
+        if card.is_joker:
             reasons.append(
                 _("{count} jokers appear, but the packs hold only {most}").format(count=count, most=deck.jokers)
             )
