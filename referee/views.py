@@ -23,6 +23,7 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
+from .formdata import form_int
 from .htmx import HtmxHttpRequest
 from .presentation import chips, keypad
 from .representations import rules_data
@@ -61,11 +62,11 @@ class RefereeState:
         state = cls(
             ruleset=ruleset,
             variants=[v for v in data.getlist("variant") if v in allowed],
-            round=_int(data.get("round"), 1),
+            round=form_int(data.get("round"), 1),
             action=action if action in ACTIONS else Action.OPEN,
             groups=[g[:400] for g in data.getlist("group")][:8] or ["", ""],
-            active=_int(data.get("active"), 0),
-            players=_int(data.get("players"), 0) or None,
+            active=form_int(data.get("active"), 0),
+            players=form_int(data.get("players"), 0) or None,
             opened_this_turn=data.get("opened_this_turn") == "on",
         )
         try:
@@ -74,6 +75,7 @@ class RefereeState:
             state.variants = []
             rules = state.rules()
         state.round = min(max(state.round, 1), rules.last_round)
+        state.active = min(max(state.active, 0), len(state.groups) - 1)  # a tap lands in a group that exists
         return state
 
     def rules(self) -> Rules:
@@ -96,7 +98,7 @@ class RefereeState:
             return False
         if "untap" in post:
             g, _sep, i = post.get("untap", "").partition(":")
-            group, index = _int(g, -1), _int(i, -1)
+            group, index = form_int(g, -1), form_int(i, -1)
             if 0 <= group < len(self.groups):
                 tokens = self.groups[group].split()
                 if 0 <= index < len(tokens):
@@ -110,7 +112,7 @@ class RefereeState:
             self.active = len(self.groups) - 1
             return False
         if op.startswith("remove-group-"):
-            index = _int(op.removeprefix("remove-group-"), -1)
+            index = form_int(op.removeprefix("remove-group-"), -1)
             if 0 <= index < len(self.groups) and len(self.groups) > 1:
                 del self.groups[index]
             self.fit_groups()
@@ -127,7 +129,7 @@ class RefereeState:
         parts = value.split(":")
         if len(parts) != 3:
             return
-        group, index, identity = _int(parts[0], -1), _int(parts[1], -1), parts[2]
+        group, index, identity = form_int(parts[0], -1), form_int(parts[1], -1), parts[2]
         if 0 <= group < len(self.groups):
             tokens = self.groups[group].split()
             if 0 <= index < len(tokens):
@@ -148,13 +150,6 @@ class RefereeState:
         if self.action in (Action.LAYOFF, Action.SWAP):
             return referee_check(action=self.action, target=self.groups[0], cards=self.groups[1], **common)
         return referee_check(action=self.action, melds=[g for g in self.groups if g.strip()], **common)
-
-
-def _int(value: str | None, default: int) -> int:
-    try:
-        return int(value) if value else default
-    except ValueError:
-        return default
 
 
 def _group_view(state: RefereeState) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, parse_cards
+from referee.formdata import form_int
 from referee.presentation import Chip, Key, chips, keypad
 
 from .models import Game, Player, Round
@@ -39,8 +40,8 @@ class EntryState:
         state = cls(
             winner=post.get("winner", ""),
             cut_bonus=post.get("cut_bonus") == "on",
-            version=_int(post.get("version")),
-            active=_int(post.get("active")),
+            version=form_int(post.get("version"), None),
+            active=form_int(post.get("active"), None),
         )
         for p in players:
             state.hands[p.seat] = post.get(f"hand-{p.seat}", "")[:400]
@@ -72,7 +73,7 @@ class EntryState:
     def untap(self, value: str) -> None:
         """No-JS chip: ``"<seat>:<index>"`` removes that card from that hand."""
         seat_text, _sep, index_text = value.partition(":")
-        seat, index = _int(seat_text), _int(index_text)
+        seat, index = form_int(seat_text, None), form_int(index_text, None)
         if seat is None or index is None:
             return
         tokens = self.hands.get(seat, "").split()
@@ -82,7 +83,7 @@ class EntryState:
         self.active = seat
 
     def winner_name(self, players: list[Player]) -> str | None:
-        seat = _int(self.winner)
+        seat = form_int(self.winner, None)
         return next((p.name for p in players if p.seat == seat), None)
 
     def service_args(self, players: list[Player]) -> dict[str, Any]:
@@ -92,13 +93,6 @@ class EntryState:
         points = {p.name: _number(self.points[p.seat]) for p in players if self.points.get(p.seat)}
         buys = {p.name: _number(self.buys[p.seat]) for p in players if self.buys.get(p.seat)}
         return {"winner": winner, "hands": hands, "points": points, "buys": buys, "cut_bonus": self.cut_bonus}
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
-        return None
 
 
 def _number(text: str) -> object:
@@ -169,7 +163,7 @@ def entry_view(
             per_player[player.seat] += messages
         else:
             general += messages
-    winner_seat = _int(state.winner)
+    winner_seat = form_int(state.winner, None)
     rows: list[PlayerRow] = []
     for p in players:
         row = plan.row(p)

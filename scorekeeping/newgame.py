@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
+from referee.formdata import form_int
 
 METHODS = ("random", "named", "draw")
 
@@ -42,10 +43,7 @@ class NewGameState:
         players = post.getlist("player") or ["", ""]
         draws = post.getlist("draw")
         method = post.get("method", "random")
-        try:
-            dealer = int(post.get("dealer", "0"))
-        except ValueError:
-            dealer = 0
+        dealer = form_int(post.get("dealer"), 0)
         return cls(
             ruleset=ruleset,
             variants=[v for v in post.getlist("variant") if v in allowed],
@@ -58,7 +56,7 @@ class NewGameState:
     def apply(self, op: str) -> bool:
         """Carry out an edit of the form; True when the table asked to create the game."""
         verb, _sep, arg = op.partition("-")
-        index = int(arg) if arg.isdigit() else -1
+        index = form_int(arg, -1)
         n = len(self.players)
         if verb == "add" and n < 20:
             self.players.append("")

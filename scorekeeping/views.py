@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.engine import RULESETS
+from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 
 from . import phone
@@ -263,13 +264,15 @@ def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if not phone.can_edit(request, game):
         return _forbidden(request, game)
     current = game_current_round(game=game)
-    posted = request.POST.get("number", "")
-    number = int(posted) if posted.isdigit() else (current.number if current else 0)
+    # The form says which round it was filled in for; a stale one is refused when saved.
+    # A number that is no round of this game at all is taken as the current round.
+    posted = form_int(request.POST.get("number"), 0)
+    number = posted if 1 <= posted <= rules_for(game).last_round else (current.number if current else 0)
 
     def write(players: list[Player], state: EntryState) -> None:
         round_record(game=game, number=number, version=state.version, **state.service_args(players))
 
-    if current is None and "tap" not in request.POST:
+    if number == 0 or (current is None and "tap" not in request.POST):
         return _entry_conflict_finished(request, game)
     return _entry_response(request, game, number, False, write)
 
@@ -309,7 +312,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     extra: dict[str, Any] = {}
     status = 200
     try:
-        change = game_undo(game=game, version=int(version) if version and version.isdigit() else None)
+        change = game_undo(game=game, version=form_int(version, None))
         what = _describe(change.undoes) if change.undoes else _("the last change")
         extra["notice"] = _("Undone: {what}.").format(what=what)
     except (Conflict, InvalidInput) as exc:

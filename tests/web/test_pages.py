@@ -217,3 +217,20 @@ def test_static_files_get_hashed_names_and_compressed_copies(tmp_path):
     names = [p.name for p in (tmp_path / "css").iterdir()]
     assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css", n) for n in names)
     assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css\.gz", n) for n in names)
+
+
+@pytest.mark.parametrize("number", ["0", "99", "²", "٣", "9" * 5000, "-1"])
+def test_a_round_number_that_is_no_round_is_taken_as_the_current_one(client, number):
+    game = new_game(client)
+    tapped = client.post(f"/g/{game.pk}/rounds/", {**round_1(number=number), "tap": "KC"})
+    assert tapped.status_code == 200
+    assert 'name="number" value="1"' in tapped.content.decode()
+    saved = client.post(f"/g/{game.pk}/rounds/", round_1(number=number))
+    assert saved.status_code == 302
+    assert Round.objects.get().number == 1
+
+
+def test_the_referee_page_taps_into_a_group_that_exists(client):
+    response = client.post("/referee/", {"group": ["7C 7D"], "active": "5", "tap": "7H"})
+    assert response.status_code == 200
+    assert 'value="7C 7D 7H"' in response.content.decode()
