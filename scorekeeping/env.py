@@ -11,7 +11,9 @@ _FALSE = {"0", "false", "no", "off", ""}
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
+    """The variable's value; unset or blank (``DATABASE_URL=``) means the default."""
+    raw = os.environ.get(name)
+    return default if raw is None or not raw.strip() else raw
 
 
 def env_bool(name: str, default: bool = False) -> bool:

@@ -3,7 +3,7 @@ import yaml
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
-from scorekeeping.env import env_bool, env_int, env_list
+from scorekeeping.env import env_bool, env_int, env_list, env_str
 
 
 def test_healthz_answers_without_the_database(client):
@@ -55,6 +55,11 @@ def test_env_defaults(monkeypatch):
     assert env_int("X_NUM", 7) == 7
     monkeypatch.setenv("X_LIST", "a.example, b.example,")
     assert env_list("X_LIST", []) == ["a.example", "b.example"]
+    for blank in ("", "  "):  # DATABASE_URL= in a shell or a .env file means "not set"
+        monkeypatch.setenv("X_STR", blank)
+        assert env_str("X_STR", "sqlite:///db.sqlite3") == "sqlite:///db.sqlite3"
+    monkeypatch.setenv("X_STR", "postgresql://db/x")
+    assert env_str("X_STR", "sqlite:///db.sqlite3") == "postgresql://db/x"
 
 
 def test_addresses_command_prints_urls(capsys):
