@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import pwa, story, views
+from .converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,13 +12,13 @@ urlpatterns = [
     path("games/", story.games, name="games"),
     path("games/import/", story.import_game, name="game-import"),
     path("players/", story.players, name="players"),
-    path("g/<str:game_id>/export.json", story.export_json, name="export-json"),
-    path("g/<str:game_id>/export.csv", story.export_csv, name="export-csv"),
-    path("g/<str:game_id>/sheet/", story.sheet, name="sheet"),
-    path("g/<str:game_id>/", views.table, name="table"),
-    path("g/<str:game_id>/rounds/", views.round_new, name="round-new"),
-    path("g/<str:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),
-    path("g/<str:game_id>/undo/", views.undo, name="undo"),
-    path("g/<str:game_id>/live/", views.live, name="live"),
-    path("g/<str:game_id>/join/<str:token>/", views.join, name="join"),
+    path("g/<game:game_id>/export.json", story.export_json, name="export-json"),
+    path("g/<game:game_id>/export.csv", story.export_csv, name="export-csv"),
+    path("g/<game:game_id>/sheet/", story.sheet, name="sheet"),
+    path("g/<game:game_id>/", views.table, name="table"),
+    path("g/<game:game_id>/rounds/", views.round_new, name="round-new"),
+    path("g/<game:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),
+    path("g/<game:game_id>/undo/", views.undo, name="undo"),
+    path("g/<game:game_id>/live/", views.live, name="live"),
+    path("g/<game:game_id>/join/<str:token>/", views.join, name="join"),
 ]
