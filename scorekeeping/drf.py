@@ -97,3 +97,5 @@ class JSONParser(DRFJSONParser):
             return json.loads(stream.read(), parse_constant=strict_constant if self.strict else None)
         except ValueError as exc:  # includes UnicodeDecodeError
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+        except RecursionError:  # json's decoder recurses once per level of nesting
+            raise exceptions.ParseError("JSON parse error - nested too deeply") from None

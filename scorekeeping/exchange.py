@@ -21,7 +21,7 @@ from referee.engine.scoring import card_score
 
 from .errors import InvalidInput
 from .models import Change, Game, Player
-from .services import game_create, round_restore, round_snapshot, rules_for
+from .services import game_create, holds_control_characters, round_restore, round_snapshot, rules_for
 
 FORMAT = "rummy-referee/game"
 FORMAT_VERSION = 1
@@ -98,6 +98,25 @@ def game_csv(game: Game) -> str:
     return out.getvalue()
 
 
+def _refuse_control_characters(document: Any, where: str) -> None:
+    """Anywhere in the document: an export holds names, cards, dates and numbers, never these.
+
+    Walked with a list rather than by recursion: the document may be as deep as the JSON
+    decoder allowed, which is about as deep as Python's own stack.
+    """
+    pending: list[tuple[Any, str]] = [(document, where)]
+    while pending:
+        value, at = pending.pop()
+        if isinstance(value, str):
+            if holds_control_characters(value):
+                raise InvalidInput(f"{at} holds a control character; an export holds none", at)
+        elif isinstance(value, Mapping):
+            pending += [(key, f"{at} (a key)") for key in value]
+            pending += [(item, f"{at}.{key}") for key, item in value.items()]
+        elif isinstance(value, list):
+            pending += [(item, f"{at}[{i}]") for i, item in enumerate(value)]
+
+
 def _require(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
     value = doc.get(key) if isinstance(doc, Mapping) else None
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
@@ -149,6 +168,7 @@ def game_import(*, document: Any) -> tuple[Game, str]:
         raise InvalidInput(f"this is not a game exported by this app (format {FORMAT!r})", "document")
     if document.get("format_version") != FORMAT_VERSION:
         raise InvalidInput(f"format_version {document.get('format_version')!r} is not {FORMAT_VERSION}", "document")
+    _refuse_control_characters(document, "document")
     names = _require(document, "players", list)
     history = _require(document, "history", list)
     rounds = _require(document, "rounds", list)

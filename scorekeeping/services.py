@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +70,12 @@ def rules_for(game: Game) -> Rules:
     return find_rules(game.ruleset, game.variants)
 
 
+def holds_control_characters(text: str) -> bool:
+    """Control characters or lone surrogates: no name or card holds them, and a database may
+    refuse them (PostgreSQL stores no NUL byte in text or JSON)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
+
+
 def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
     errors: dict[str, list[str]] = {}
     cleaned: list[str] = []
@@ -78,6 +85,8 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
         name = " ".join(str(raw).split()) if isinstance(raw, str) else ""
         if not name:
             errors.setdefault(key, []).append(_("player {n} needs a name").format(n=i + 1))
+        elif holds_control_characters(name):
+            errors.setdefault(key, []).append(_("player {n}: a name cannot hold control characters").format(n=i + 1))
         elif len(name) > MAX_NAME:
             errors.setdefault(key, []).append(
                 _("{name}… is too long: names have at most {n} characters").format(name=name[:MAX_NAME], n=MAX_NAME)

@@ -90,6 +90,8 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
             game, token = game_import(document=json.loads(text))
         except json.JSONDecodeError as exc:
             error = _("That is not JSON: {error} at line {line}.").format(error=exc.msg, line=exc.lineno)
+        except RecursionError:  # json's decoder recurses once per level of nesting
+            error = _("That is not a game export: it is nested too deeply.")
         except ScorekeepingError as exc:
             error = exc.message
     if error:

@@ -24,6 +24,8 @@ VALUES = st.one_of(
     st.sampled_from(["", "0", "1", "2", "7", "-1", "none", "7C 7D 4H", "JK", "4H=7S", "AS KS", "99", "1e9", "NaN"]),
     st.sampled_from(["record", "check", "can", "add", "remove", "up", "down", "create", "tap", "group", "clear"]),
     st.text(min_size=300, max_size=600),
+    # What a database may refuse (PostgreSQL stores no NUL byte) or a terminal may act on.
+    st.sampled_from(["A\x00na", "\x00", "7C\x00", "\x1b[31mAna", "Ana\u200d", "[" * 5000]),
 )
 
 
@@ -93,3 +95,15 @@ def test_the_round_entry_never_crashes_and_records_only_a_whole_round(client, ta
 def test_importing_any_text_never_crashes(client, text):
     with NO_LIMITS:
         assert client.post("/games/import/", {"document": text}).status_code < 500
+
+
+@FUZZ
+@given(form(["ruleset", "variant", "round", "players", "action", "variants", "page", "stray"]), st.booleans())
+def test_no_page_crashes_on_any_query(client, table, query, htmx):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    for path in (
+        "/", "/referee/", "/rules/", "/rules/mexican/", "/rules/shanghai/", "/games/", "/players/",
+        f"/g/{table.pk}/", f"/g/{table.pk}/live/", f"/g/{table.pk}/sheet/", f"/g/{table.pk}/export.csv",
+        f"/g/{table.pk}/rounds/1/", "/api/rulesets/mexican/",
+    ):  # fmt: skip
+        assert client.get(path, query, **headers).status_code < 500, path

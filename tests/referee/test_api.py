@@ -159,9 +159,11 @@ def test_check_malformed_json_is_400(client, payload):
     [
         (b'{"round": NaN, "action": "open"}', "Out of range float values are not JSON compliant"),
         (b'{"round": 2, "action": "\xff"}', "JSON parse error"),
+        (b"[" * 100_000, "JSON parse error - nested too deeply"),
     ],
+    ids=["NaN", "bad UTF-8", "nested too deeply"],
 )
-def test_check_refuses_nan_and_bad_utf8(client, payload, why):
+def test_check_refuses_nan_bad_utf8_and_deep_nesting(client, payload, why):
     response = client.post(reverse("api-referee-check"), payload, content_type="application/json")
     assert response.status_code == 400
     assert why in response.json()["detail"]

@@ -136,6 +136,9 @@ def test_writes_without_the_right_token_are_403_and_change_nothing(api, created,
 def test_unknown_game_is_404(api):
     for url in ("/api/games/nope/", "/api/games/nope/standings/", "/api/games/nope/history/"):
         assert api.get(url, status=404)["detail"]
+    # No text but a game id's shape reaches the database (PostgreSQL refuses a NUL byte).
+    for url in ("/api/games/no%00pe/", "/api/games/no%20pe/", "/api/games/" + "x" * 17 + "/"):
+        assert api.get(url, status=404)["detail"]
     assert api.post("/api/games/nope/rounds/", ROUND_1, token="x", status=404).json()["detail"]
 
 
@@ -195,6 +198,8 @@ BAD_GAMES = [
     ({"players": ["Ana", "Ben"], "variants": ["free-meld"]}, "variants", "belongs to contract"),
     ({"players": ["Ana", "Ben"], "first_dealer": "Zed"}, "first_dealer", "not one of the players"),
     ({"players": ["Ana", "Ben"], "draw": {"Ana": "KS", "Ben": "KD"}}, "draw", "tie with the highest card"),
+    ({"players": ["A\u0000na", "Ben"]}, "players.0", "Null characters are not allowed"),
+    ({"players": ["Ana", "B\ud800en"]}, "players.1", "Surrogate characters are not allowed"),
     ({}, "players", "required"),
 ]
 

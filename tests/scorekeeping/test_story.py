@@ -130,6 +130,12 @@ def test_export_import_export_gives_the_same_document(played):
         (lambda d: d.update(players=["Ana", "ana", "Cy"]), "already at the table"),
         (lambda d: d.update(created_at="yesterday"), "not in ISO format"),
         (lambda d: d.update(rounds="none"), "rounds must be a list"),
+        # Text no export holds, and PostgreSQL would refuse (a NUL byte in JSON), wherever it is.
+        (
+            lambda d: d["history"][0].update(after={"x": "a\u0000b"}),
+            r"document\.history\[0\]\.after\.x holds a control",
+        ),
+        (lambda d: d["history"][1].update(before={"a\ud800": 1}), r"document\.history\[1\]\.before \(a key\) holds"),
     ],
 )
 def test_import_refuses_a_bad_document_whole(played, change, message):
@@ -154,6 +160,10 @@ def test_import_and_export_over_the_api_and_pages(client, played):
     page = client.post("/games/import/", {"document": json.dumps(exported)})
     assert page.status_code == 302
     assert client.post("/games/import/", {"document": "{not json"}).status_code == 422
+    deep = client.post("/games/import/", {"document": "[" * 100_000})
+    assert deep.status_code == 422 and "nested too deeply" in deep.content.decode()
+    too_deep = client.post("/api/games/import/", "[" * 100_000, content_type="application/json")
+    assert too_deep.status_code == 400 and too_deep.json()["detail"] == "JSON parse error - nested too deeply"
 
 
 def test_story_pages(client, played):

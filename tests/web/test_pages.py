@@ -234,3 +234,16 @@ def test_the_referee_page_taps_into_a_group_that_exists(client):
     response = client.post("/referee/", {"group": ["7C 7D"], "active": "5", "tap": "7H"})
     assert response.status_code == 200
     assert 'value="7C 7D 7H"' in response.content.decode()
+
+
+def test_a_name_with_a_control_character_is_refused_by_name(client):
+    data = {"ruleset": "mexican", "player": ["A\x00na", "Ben"], "method": "named", "dealer": "0", "op": "create"}
+    response = client.post("/games/new/", data)
+    assert response.status_code == 422
+    assert "player 1: a name cannot hold control characters" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize("path", ["/g/ab%00cd/", "/g/ab%00cd/live/", "/g/ab%00cd/export.csv", "/g/" + "x" * 17 + "/"])
+def test_an_address_that_is_no_game_id_is_404(client, path):
+    assert client.get(path).status_code == 404
