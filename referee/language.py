@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -51,6 +52,13 @@ class Catalogue:
 @lru_cache(maxsize=16)
 def catalogue(language: str) -> Catalogue:
     return Catalogue(language)
+
+
+def forget_catalogues(*, setting: str, **kwargs: Any) -> None:
+    """When the languages or catalogues change (tests override them), Django forgets its
+    translations; the remembered catalogues go with them."""
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"):
+        catalogue.cache_clear()
 
 
 class EngineLanguageMiddleware:

@@ -168,3 +168,14 @@ def test_each_request_binds_its_own_language(client, accept, name):
     assert response.json()["cards"][0]["name"] == name
     with translation.override("en"):  # nothing the request bound outlives it
         assert Card.parse("7C").name == "Seven of clubs"
+
+
+def test_remembered_catalogues_are_forgotten_when_the_languages_change():
+    from django.test import override_settings
+
+    from referee.language import catalogue
+
+    catalogue("nl").gettext("seven")
+    assert catalogue.cache_info().currsize >= 1
+    with override_settings(LOCALE_PATHS=[]):
+        assert catalogue.cache_info().currsize == 0
