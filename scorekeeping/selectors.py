@@ -163,7 +163,13 @@ class GameSummary:
     winners: list[str]
 
 
-def games_summaries(*, limit: int = 200) -> list[GameSummary]:
+# Pages that read many games read the newest ones only, and say so: a server shared by many
+# tables holds more games than one page should load.
+GAMES_LISTED = 200
+GAMES_IN_RECORDS = 500
+
+
+def games_summaries(*, limit: int = GAMES_LISTED) -> list[GameSummary]:
     """Games on this server, newest first, with their winners (4 queries)."""
     games = list(games_with_everything().order_by("-created_at")[:limit])
     summaries = []
@@ -198,11 +204,11 @@ class PlayerRecord:
         return self.points / self.rounds if self.rounds else 0.0
 
 
-def player_records() -> list[PlayerRecord]:
-    """Every name across games (matched case-insensitively): games played and won, rounds won,
-    average penalty per round, best and worst round. Most games won first."""
+def player_records(*, limit: int = GAMES_IN_RECORDS) -> list[PlayerRecord]:
+    """Every name across the newest ``limit`` games (matched case-insensitively): games played
+    and won, rounds won, average penalty per round, best and worst round. Most games won first."""
     records: dict[str, PlayerRecord] = {}
-    for game in games_with_everything():
+    for game in games_with_everything().order_by("-created_at")[:limit]:
         standings = game_standings(game=game)
         winners = {p.pk for p in standings.winners}
         for player in game.players.all():

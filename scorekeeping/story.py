@@ -19,7 +19,7 @@ from .charts import cumulative, totals_svg
 from .errors import ScorekeepingError
 from .exchange import game_csv, game_document, game_import
 from .models import Game
-from .selectors import game_get, game_standings, games_summaries, player_records
+from .selectors import GAMES_IN_RECORDS, GAMES_LISTED, game_get, game_standings, games_summaries, player_records
 from .services import rules_for
 
 MAX_IMPORT = 2_000_000  # bytes
@@ -39,12 +39,15 @@ def chart(game: Game) -> dict[str, object]:
 
 @require_GET
 def games(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "scorekeeping/games.html", {"summaries": games_summaries()})
+    context = {"summaries": games_summaries(limit=GAMES_LISTED), "total": Game.objects.count(), "limit": GAMES_LISTED}
+    return render(request, "scorekeeping/games.html", context)
 
 
 @require_GET
 def players(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "scorekeeping/players.html", {"records": player_records()})
+    records = player_records(limit=GAMES_IN_RECORDS)
+    context = {"records": records, "total": Game.objects.count(), "limit": GAMES_IN_RECORDS}
+    return render(request, "scorekeeping/players.html", context)
 
 
 @require_GET

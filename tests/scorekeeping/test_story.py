@@ -63,6 +63,22 @@ def test_player_records_match_names_across_games(make_game, played):
     assert ana.average == pytest.approx(25 / 11)
     assert (records["dee"].games, records["dee"].won, records["dee"].worst) == (1, 0, 10)
     assert records["ben"].worst == 30
+    # Only the newest games count when asked for fewer: here the other game alone.
+    newest = {r.name.casefold(): r for r in player_records(limit=1)}
+    assert set(newest) == {"ana", "dee"} and newest["ana"].games == 1
+
+
+def test_the_story_pages_say_when_they_show_only_the_newest_games(client, make_game, played, monkeypatch):
+    from scorekeeping import story
+
+    make_game(players=["Eve", "Fay"], first_dealer="Eve")
+    assert "The latest" not in client.get("/games/").content.decode()
+    monkeypatch.setattr(story, "GAMES_LISTED", 1)
+    monkeypatch.setattr(story, "GAMES_IN_RECORDS", 1)
+    listed = client.get("/games/").content.decode()
+    assert "The latest 1 of 2 games." in listed and "Eve, Fay" in listed and "Ana, Ben, Cy" not in listed
+    records = client.get("/players/").content.decode()
+    assert "Across the latest 1 of the 2 games" in records and "Eve" in records and "Ben" not in records
 
 
 def test_games_summaries_newest_first_with_winners(make_game, played):
