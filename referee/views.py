@@ -23,7 +23,7 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
-from .formdata import form_int
+from .formdata import form_int, form_ruleset, form_variants
 from .htmx import HtmxHttpRequest
 from .presentation import chips, keypad
 from .representations import rules_data
@@ -55,13 +55,11 @@ class RefereeState:
 
     @classmethod
     def from_post(cls, data: QueryDict) -> RefereeState:
-        ruleset = data.get("ruleset", DEFAULT_RULESET)
-        ruleset = ruleset if ruleset in RULESETS else DEFAULT_RULESET
-        allowed = {v.slug for v in variants_for(ruleset)}
+        ruleset = form_ruleset(data)
         action = data.get("action", Action.OPEN)
         state = cls(
             ruleset=ruleset,
-            variants=[v for v in data.getlist("variant") if v in allowed],
+            variants=form_variants(data, ruleset),
             round=form_int(data.get("round"), 1),
             action=action if action in ACTIONS else Action.OPEN,
             groups=[g[:400] for g in data.getlist("group")][:8] or ["", ""],
@@ -271,7 +269,7 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
 def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if slug not in RULESETS:
         raise Http404(f"no ruleset {slug!r}")
-    variants = [v for v in request.GET.getlist("variant") if v in {x.slug for x in variants_for(slug)}]
+    variants = form_variants(request.GET, slug)
     try:
         rules = find_rules(slug, variants)
     except RefereeError:

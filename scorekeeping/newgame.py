@@ -14,7 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
-from referee.formdata import form_int
+from referee.formdata import form_int, form_ruleset, form_variants
 
 METHODS = ("random", "named", "draw")
 
@@ -30,23 +30,21 @@ class NewGameState:
     focus: int | None = None
 
     @classmethod
-    def initial(cls, ruleset: str) -> NewGameState:
-        state = cls(ruleset=ruleset if ruleset in RULESETS else DEFAULT_RULESET)
+    def initial(cls, query: QueryDict) -> NewGameState:
+        state = cls(ruleset=form_ruleset(query))
         state.players = [""] * max(2, RULESETS[state.ruleset].min_players)
         return state
 
     @classmethod
     def from_post(cls, post: QueryDict) -> NewGameState:
-        ruleset = post.get("ruleset", DEFAULT_RULESET)
-        ruleset = ruleset if ruleset in RULESETS else DEFAULT_RULESET
-        allowed = {v.slug for v in variants_for(ruleset)}
+        ruleset = form_ruleset(post)
         players = post.getlist("player") or ["", ""]
         draws = post.getlist("draw")
         method = post.get("method", "random")
         dealer = form_int(post.get("dealer"), 0)
         return cls(
             ruleset=ruleset,
-            variants=[v for v in post.getlist("variant") if v in allowed],
+            variants=form_variants(post, ruleset),
             players=players[:20],
             method=method if method in METHODS else "random",
             dealer=dealer,

@@ -51,7 +51,7 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx:
         template += "#form"
     if request.method == "GET":
-        state = NewGameState.initial(request.GET.get("ruleset", ""))
+        state = NewGameState.initial(request.GET)
         return render(request, template, {"form": state.view()})
     state = NewGameState.from_post(request.POST)
     if not state.apply(request.POST.get("op", "")):
