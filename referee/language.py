@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
 from .engine.i18n import translating
+
+K = TypeVar("K")
 
 MAX_REMEMBERED = 4096  # the engine has a few hundred messages; this only bounds a caller's mistake
 
@@ -28,25 +30,21 @@ class Catalogue:
         self._plural: dict[tuple[str, str, int], str] = {}
 
     def gettext(self, message: str) -> str:
-        try:
-            return self._singular[message]
-        except KeyError:
-            with translation.override(self.language):
-                text = translation.gettext(message)
-            if len(self._singular) < MAX_REMEMBERED:
-                self._singular[message] = text
-            return text
+        text = self._singular.get(message)
+        return text if text is not None else self._look_up(self._singular, message, translation.gettext, message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         key = (singular, plural, n)
-        try:
-            return self._plural[key]
-        except KeyError:
-            with translation.override(self.language):
-                text = translation.ngettext(singular, plural, n)
-            if len(self._plural) < MAX_REMEMBERED:
-                self._plural[key] = text
-            return text
+        text = self._plural.get(key)
+        return text if text is not None else self._look_up(self._plural, key, translation.ngettext, *key)
+
+    def _look_up(self, store: dict[K, str], key: K, translate: Callable[..., str], *args: Any) -> str:
+        """Translate in this catalogue's language, and remember it (up to a bound)."""
+        with translation.override(self.language):
+            text = translate(*args)
+        if len(store) < MAX_REMEMBERED:
+            store[key] = text
+        return text
 
 
 @lru_cache(maxsize=16)
