@@ -498,10 +498,11 @@ def _change_words(rules: Rules, change: Change) -> str:
     return _("a change to {where} was undone").format(where=where)
 
 
-def _bump(game: Game) -> int:
+def _log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change:
+    """Every write ends here: the game moves to its next version, and the change is kept."""
     game.version += 1
     game.save(update_fields=["version", "updated_at"])
-    return game.version
+    return Change.objects.create(game=game, action=action, round_number=number, version=game.version, **snapshots)
 
 
 def round_record(
@@ -549,9 +550,7 @@ def round_record(
             raise Conflict(
                 _("{where} is already recorded (by another phone?)").format(where=_where(rules, number)), "number"
             ) from None
-        Change.objects.create(
-            game=game, action=Change.Action.RECORD, round_number=number, after=round_snapshot(rnd), version=_bump(game)
-        )
+        _log_change(game, Change.Action.RECORD, number, after=round_snapshot(rnd))
     return rnd
 
 
@@ -580,14 +579,7 @@ def round_replace(
         before = round_snapshot(old)
         old.delete()
         rnd = _write_round(game, rules, number, plan, cut_bonus)
-        Change.objects.create(
-            game=game,
-            action=Change.Action.CORRECT,
-            round_number=number,
-            before=before,
-            after=round_snapshot(rnd),
-            version=_bump(game),
-        )
+        _log_change(game, Change.Action.CORRECT, number, before=before, after=round_snapshot(rnd))
     return rnd
 
 
@@ -601,12 +593,6 @@ def game_undo(*, game: Game, version: int | None = None) -> Change:
         Round.objects.filter(game=game, number=last.round_number).delete()
         if last.before is not None:
             round_restore(game, last.before)
-        return Change.objects.create(
-            game=game,
-            action=Change.Action.UNDO,
-            round_number=last.round_number,
-            before=last.after,
-            after=last.before,
-            undoes=last,
-            version=_bump(game),
+        return _log_change(
+            game, Change.Action.UNDO, last.round_number, before=last.after, after=last.before, undoes=last
         )
