@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from referee.engine import RULESETS
+from referee.engine import RULESETS, Rules
 from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 
@@ -80,23 +80,20 @@ class BoardRow:
     leader: bool
 
 
-def _board(game: Game, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
+def _board(game: Game, rules: Rules, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
     by_player = {s.player.pk: s for s in standings.rows}
-    played = any(r.number for r in game.rounds.all())
-    rounds = list(game.rounds.all())
+    rounds = {r.number: r for r in game.rounds.all()}
+    points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
     rows = []
     for p in game.players.all():
-        cells = []
-        for number in range(1, rules_for(game).last_round + 1):
-            rnd = next((r for r in rounds if r.number == number), None)
-            score = next((s for s in rnd.scores.all() if s.player_id == p.pk), None) if rnd else None
-            cells.append(
-                {
-                    "number": number,
-                    "points": score.points if score else None,
-                    "won": bool(rnd and rnd.winner_id == p.pk),
-                }
-            )
+        cells = [
+            {
+                "number": number,
+                "points": points.get((number, p.pk)),
+                "won": number in rounds and rounds[number].winner_id == p.pk,
+            }
+            for number in range(1, rules.last_round + 1)
+        ]
         s = by_player[p.pk]
         rows.append(
             BoardRow(
@@ -106,7 +103,7 @@ def _board(game: Game, standings: Standings, current: CurrentRound | None) -> li
                 wins=s.round_wins,
                 place=s.place,
                 dealer=current is not None and current.dealer.pk == p.pk,
-                leader=played and s.place == 1,
+                leader=bool(rounds) and s.place == 1,
             )
         )
     return rows
@@ -164,21 +161,22 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
     current = game_current_round(game=game)
     players = list(game.players.all())
     editable = phone.can_edit(request, game)
+    view_url = request.build_absolute_uri(view_path(game.pk))
     context: dict[str, Any] = {
         "game": game,
         "rules": rules,
         "players": players,
         "standings": standings,
         "current": current,
-        "board": _board(game, standings, current),
+        "board": _board(game, rules, standings, current),
         "round_numbers": range(1, rules.last_round + 1),
         "round_word": _(rules.round_word),
         "can_edit": editable,
         "speech": _speech(current) if current else "",
         "history": [(c, _describe(c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
-        "view_url": request.build_absolute_uri(view_path(game.pk)),
-        "view_qr": qr_svg(request.build_absolute_uri(view_path(game.pk))),
+        "view_url": view_url,
+        "view_qr": qr_svg(view_url),
         **chart(game),
         "referee_query": urlencode(
             [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(players))]
