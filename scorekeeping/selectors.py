@@ -211,14 +211,15 @@ def player_records(*, limit: int = GAMES_IN_RECORDS) -> list[PlayerRecord]:
     for game in games_with_everything().order_by("-created_at")[:limit]:
         standings = game_standings(game=game)
         winners = {p.pk for p in standings.winners}
+        by_player: dict[int, PlayerRecord] = {}
         for player in game.players.all():
             record = records.setdefault(player.name.casefold(), PlayerRecord(player.name))
             record.games += 1
             record.won += player.pk in winners
+            by_player[player.pk] = record
         for rnd in game.rounds.all():
             for score in rnd.scores.all():
-                name = next(p.name for p in game.players.all() if p.pk == score.player_id)
-                record = records[name.casefold()]
+                record = by_player[score.player_id]
                 record.rounds += 1
                 record.rounds_won += rnd.winner_id == score.player_id
                 record.points += score.points
