@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from .engine import (
     DEFAULT_RULESET,
@@ -244,10 +244,10 @@ def _context(state: RefereeState, verdict: Verdict | None = None, error: Referee
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def referee(request: HtmxHttpRequest) -> HttpResponse:
     template = "referee/referee.html" + ("#form" if request.htmx else "")
-    if request.method == "GET":
+    if request.method != "POST":
         state = RefereeState.from_query(request.GET)
         return render(request, template, _context(state))
     state = RefereeState.from_post(request.POST)
@@ -260,12 +260,12 @@ def referee(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, _context(state, verdict))
 
 
-@require_GET
+@require_safe
 def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "referee/rules_index.html", {"rulesets": [rules_data(r) for r in RULESETS.values()]})
 
 
-@require_GET
+@require_safe
 def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if slug not in RULESETS:
         raise Http404(f"no ruleset {slug!r}")

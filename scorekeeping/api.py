@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -19,11 +20,12 @@ from referee.engine import DEFAULT_RULESET
 from referee.fields import CardsField
 from referee.serializers import InputSerializer
 
-from .access import check_can_create, check_token, count_created
+from .access import check_token, creating, token_if_valid
 from .exchange import game_document, game_import
+from .models import Game
 from .representations import change_data, game_data, standings_data
 from .selectors import game_get, game_history, game_standings
-from .services import game_create, game_token_valid, game_undo, round_record, round_replace
+from .services import game_create, game_undo, round_record, round_replace
 
 TOKEN = OpenApiParameter(
     "X-Game-Token", str, OpenApiParameter.HEADER, required=True, description="The game's edit token."
@@ -37,6 +39,25 @@ def _base(request: Request) -> str:
 
 def _token(request: Request) -> str | None:
     return request.headers.get("X-Game-Token")
+
+
+def _secret(response: Response) -> Response:
+    """An answer that carries an edit token or the edit link: no cache may keep it."""
+    add_never_cache_headers(response)
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+def _created(request: Request, game: Game, token: str) -> Response:
+    """201 with the new game and its edit token."""
+    body = game_data(game_get(game_id=game.pk), base_url=_base(request), token=token)
+    return _secret(Response({**body, "edit_token": token}, status=status.HTTP_201_CREATED))
+
+
+def _written(request: Request, game_id: str, status_code: int = status.HTTP_200_OK) -> Response:
+    """The game after a write, with its edit link for the caller who sent the token."""
+    body = game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request))
+    return _secret(Response(body, status=status_code))
 
 
 class StandingsOutput(serializers.Serializer):  # type: ignore[type-arg]
@@ -180,20 +201,18 @@ class GamesView(APIView):
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
-        check_can_create(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        game, token = game_create(
-            ruleset=data["ruleset"],
-            variants=data["variants"],
-            players=data["players"],
-            first_dealer=data["first_dealer"],
-            draw=data["draw"],
-        )
-        count_created(request)
-        body = game_data(game_get(game_id=game.pk), base_url=_base(request), token=token)
-        return Response({**body, "edit_token": token}, status=status.HTTP_201_CREATED)
+        with creating(request):
+            game, token = game_create(
+                ruleset=data["ruleset"],
+                variants=data["variants"],
+                players=data["players"],
+                first_dealer=data["first_dealer"],
+                draw=data["draw"],
+            )
+        return _created(request, game, token)
 
 
 class GameView(APIView):
@@ -202,9 +221,9 @@ class GameView(APIView):
     @extend_schema(responses={200: GameOutput, 404: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
         game = game_get(game_id=game_id)
-        token = _token(request)
-        known = token if token and game_token_valid(game=game, token=token) else None
-        return Response(game_data(game, base_url=_base(request), token=known))
+        known = token_if_valid(request, game, _token(request))
+        response = Response(game_data(game, base_url=_base(request), token=known))
+        return _secret(response) if known else response
 
 
 class RoundInput(InputSerializer):
@@ -242,10 +261,7 @@ class RoundsView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         round_record(game=game, number=data["number"], **_round_args(data))
-        return Response(
-            game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)),
-            status=status.HTTP_201_CREATED,
-        )
+        return _written(request, game_id, status.HTTP_201_CREATED)
 
 
 class RoundView(APIView):
@@ -266,7 +282,7 @@ class RoundView(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         round_replace(game=game, number=number, **_round_args(serializer.validated_data))
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)))
+        return _written(request, game_id)
 
 
 class StandingsView(APIView):
@@ -321,7 +337,7 @@ class UndoView(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
-        return Response(game_data(game_get(game_id=game_id), base_url=_base(request), token=_token(request)))
+        return _written(request, game_id)
 
 
 class ExportView(APIView):
@@ -337,8 +353,6 @@ class ImportView(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: GamesView.OutputSerializer, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
-        check_can_create(request)
-        game, token = game_import(document=request.data)
-        count_created(request)
-        body = game_data(game_get(game_id=game.pk), base_url=_base(request), token=token)
-        return Response({**body, "edit_token": token}, status=status.HTTP_201_CREATED)
+        with creating(request):
+            game, token = game_import(document=request.data)
+        return _created(request, game, token)

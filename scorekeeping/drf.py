@@ -23,27 +23,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from referee.engine import RefereeError
 
-from .errors import ScorekeepingError, TooManyRequests
-
-
-def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
-    if isinstance(detail, dict):
-        out: dict[str, list[str]] = {}
-        for key, value in detail.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
-            if key == "non_field_errors":
-                name = prefix or "non_field_errors"
-            for k, v in _flatten(value, name).items():
-                out.setdefault(k, []).extend(v)
-        return out
-    if isinstance(detail, list):
-        out = {}
-        for i, item in enumerate(detail):
-            name = prefix if not isinstance(item, dict | list) else f"{prefix}[{i}]"
-            for k, v in _flatten(item, name).items():
-                out.setdefault(k, []).extend(v)
-        return out
-    return {prefix or "non_field_errors": [str(detail)]}
+from .errors import ScorekeepingError, TooManyRequests, flatten_errors
 
 
 def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
@@ -60,7 +40,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         field = exc.field or "non_field_errors"
         return Response(error_body(str(exc), {field: [str(exc)]}), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, exceptions.ValidationError):
-        errors = _flatten(exc.detail)
+        errors = flatten_errors(exc.detail)
         first_field, messages = next(iter(errors.items()), ("", ["invalid input"]))
         detail = messages[0] if first_field == "non_field_errors" else f"{first_field}: {messages[0]}"
         return Response(error_body(detail, errors), status=status.HTTP_400_BAD_REQUEST)
@@ -94,8 +74,37 @@ class JSONParser(DRFJSONParser):
 
     def parse(self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None) -> Any:
         try:
-            return json.loads(stream.read(), parse_constant=strict_constant if self.strict else None)
+            data = json.loads(stream.read(), parse_constant=strict_constant if self.strict else None)
         except ValueError as exc:  # includes UnicodeDecodeError
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
         except RecursionError:  # json's decoder recurses once per level of nesting
             raise exceptions.ParseError("JSON parse error - nested too deeply") from None
+        where = lone_surrogate(data)
+        if where is not None:
+            raise exceptions.ParseError(
+                f"JSON parse error - {where} holds a lone surrogate escape (such as \\ud800), which is no character"
+            )
+        return data
+
+
+def lone_surrogate(data: Any) -> str | None:
+    """Where a decoded JSON document holds a lone surrogate, in a key or a text; None if nowhere.
+
+    JSON's ``\\ud800`` escapes decode to half a character that no text can be written with
+    (not as UTF-8, nor into a database), so a document holding one is refused whole.
+    Walked with a list: a document may be as deep as the decoder allowed.
+    """
+    pending: list[tuple[Any, str]] = [(data, "the body")]
+    while pending:
+        value, at = pending.pop()
+        if isinstance(value, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in value):
+                return at
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if any("\ud800" <= ch <= "\udfff" for ch in key):
+                    return f"a key of {at}"
+                pending.append((item, f"{at}.{key}" if at != "the body" else str(key)))
+        elif isinstance(value, list):
+            pending += [(item, f"{at}[{i}]") for i, item in enumerate(value)]
+    return None

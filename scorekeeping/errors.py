@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ScorekeepingError(Exception):
     """Base: a request the score-keeper refuses, changing nothing."""
@@ -41,3 +43,24 @@ class TooManyRequests(ScorekeepingError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message, "rate_limit")
         self.retry_after = retry_after
+
+
+def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Nested validation errors as one level: ``{"rounds.0.scores.1.cards": [...]}``."""
+    if isinstance(detail, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key == "non_field_errors":
+                name = prefix or "non_field_errors"
+            for k, v in flatten_errors(value, name).items():
+                out.setdefault(k, []).extend(v)
+        return out
+    if isinstance(detail, list):
+        out = {}
+        for i, item in enumerate(detail):
+            name = prefix if not isinstance(item, dict | list) else f"{prefix}[{i}]"
+            for k, v in flatten_errors(item, name).items():
+                out.setdefault(k, []).extend(v)
+        return out
+    return {prefix or "non_field_errors": [str(detail)]}

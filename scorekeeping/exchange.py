@@ -11,20 +11,25 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
-from referee.engine import RefereeError, find_rules, parse_cards
-from referee.engine.scoring import card_score
+from referee.engine import RefereeError
 
-from .errors import InvalidInput
-from .models import Change, Game, Player
-from .services import game_create, holds_control_characters, round_restore, round_snapshot, rules_for
-
-FORMAT = "rummy-referee/game"
-FORMAT_VERSION = 1
+from .document import FORMAT, FORMAT_VERSION, GameDocument, as_exported, first_difference
+from .errors import InvalidInput, ScorekeepingError, flatten_errors
+from .models import Change, Game
+from .selectors import game_get
+from .services import (
+    game_create,
+    game_undo,
+    holds_control_characters,
+    round_record,
+    round_replace,
+    round_snapshot,
+    rules_for,
+)
 
 
 def game_document(game: Game) -> dict[str, Any]:
@@ -55,6 +60,15 @@ def game_document(game: Game) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading
+    apostrophe (OWASP's advice against CSV injection)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def game_csv(game: Game) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
@@ -73,7 +87,7 @@ def game_csv(game: Game) -> str:
             "buys",
         ]
     )
-    names = {p.pk: p.name for p in game.players.all()}
+    names = {p.pk: csv_text(p.name) for p in game.players.all()}
     totals = dict.fromkeys(names.values(), 0)
     for rnd in game.rounds.all():
         for s in rnd.scores.all():
@@ -117,99 +131,101 @@ def _refuse_control_characters(document: Any, where: str) -> None:
             pending += [(item, f"{at}[{i}]") for i, item in enumerate(value)]
 
 
-def _require(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
-    value = doc.get(key) if isinstance(doc, Mapping) else None
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise InvalidInput(f"{where}{key} must be a {name}", f"document.{where}{key}".rstrip("."))
-    return value
+def _validated(document: Any) -> dict[str, Any]:
+    """The document checked against the export's schema: known keys only, every value within bounds."""
+    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
+        raise InvalidInput(f"this is not a game exported by this app (format {FORMAT!r})", "document")
+    _refuse_control_characters(document, "document")
+    serializer = GameDocument(data=document)
+    if not serializer.is_valid():
+        errors = flatten_errors(serializer.errors)
+        raise InvalidInput({f"document.{key}": [f"{key}: {m}" for m in messages] for key, messages in errors.items()})
+    return as_exported(serializer.validated_data)  # type: ignore[no-any-return]
 
 
-def _check_round(rules: Any, snapshot: Any, number: int, names: list[str]) -> None:
-    where = f"rounds[{number - 1}]."
-    if not isinstance(snapshot, Mapping):
-        raise InvalidInput(f"round {number} must be an object", "document.rounds")
-    if _require(snapshot, "number", int, where) != number:
+def _entries(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """A recorded round's snapshot as the table would have entered it."""
+    hands: dict[str, str] = {}
+    points: dict[str, object] = {}
+    buys: dict[str, object] = {}
+    for score in snapshot["scores"]:
+        name = score["player"]
+        if score["buys"]:
+            buys[name] = score["buys"]
+        if name == snapshot["winner"]:
+            continue
+        if score["typed"]:
+            points[name] = score["penalty"]
+        elif score["cards"]:
+            hands[name] = score["cards"]
+    return {
+        "number": snapshot["number"],
+        "winner": snapshot["winner"],
+        "hands": hands,
+        "points": points,
+        "buys": buys,
+        "cut_bonus": snapshot["cut_bonus"],
+    }
+
+
+def _replay(game: Game, index: int, entry: Mapping[str, Any]) -> None:
+    """One change of the history, made again by the service that made it at the table."""
+    where = f"document.history[{index}]"
+    action = entry["action"]
+    try:
+        if action == Change.Action.UNDO:
+            game_undo(game=game)
+            return
+        if entry["after"] is None:
+            raise InvalidInput(f"a change that {action}s a round holds the round after it", f"{where}.after")
+        args = _entries(entry["after"])
+        if args["number"] != entry["round"]:
+            raise InvalidInput(f"the round after it is round {args['number']}, not {entry['round']}", f"{where}.after")
+        if action == Change.Action.RECORD:
+            round_record(game=game, **args)
+        else:
+            round_replace(game=game, **args)
+    except (ScorekeepingError, RefereeError) as exc:
+        errors = exc.errors if isinstance(exc, ScorekeepingError) else {"round": [str(exc)]}
         raise InvalidInput(
-            f"rounds must be numbered 1, 2, 3...; found {snapshot['number']} where {number} belongs", "document.rounds"
-        )
-    rules.round(number)
-    for key in ("winner", "wild_rank"):
-        if snapshot.get(key) is not None and not isinstance(snapshot.get(key), str):
-            raise InvalidInput(f"{where}{key} must be a text or null", "document.rounds")
-    if snapshot.get("winner") is not None and snapshot["winner"] not in names:
-        raise InvalidInput(f"round {number}: the winner {snapshot['winner']!r} is not a player", "document.rounds")
-    if _require(snapshot, "dealer", str, where) not in names:
-        raise InvalidInput(f"round {number}: the dealer is not a player", "document.rounds")
-    _require(snapshot, "dealt", int, where)
-    _require(snapshot, "cut_bonus", bool, where)
-    scores = _require(snapshot, "scores", list, where)
-    scored = sorted(str(s.get("player")) for s in scores if isinstance(s, Mapping))
-    if scored != sorted(names) or len(scores) != len(names):
-        raise InvalidInput(f"round {number} must score every player once", "document.rounds")
-    for s in scores:
-        for key in ("penalty", "adjustment", "points", "buys"):
-            _require(s, key, int, where + "scores.")
-        _require(s, "typed", bool, where + "scores.")
-        _require(s, "breakdown", list, where + "scores.")
-        if s["points"] != s["penalty"] + s["adjustment"] or s["buys"] < 0 or s["penalty"] < 0:
-            raise InvalidInput(f"round {number}: {s['player']}'s points do not add up", "document.rounds")
-        try:
-            cards = parse_cards(_require(s, "cards", str, where + "scores."))
-        except RefereeError as exc:
-            raise InvalidInput(f"round {number}, {s['player']}: {exc}", "document.rounds") from None
-        if not s["typed"] and sum(card_score(rules, number, c).points for c in cards) != s["penalty"]:
-            raise InvalidInput(f"round {number}: {s['player']}'s cards do not score {s['penalty']}", "document.rounds")
+            {where: [f"{action} round {entry['round']}: {m}" for messages in errors.values() for m in messages]}
+        ) from None
 
 
 def game_import(*, document: Any) -> tuple[Game, str]:
-    """A new game restored from an export, with a new id and edit token; refused whole if anything is off."""
-    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
-        raise InvalidInput(f"this is not a game exported by this app (format {FORMAT!r})", "document")
-    if document.get("format_version") != FORMAT_VERSION:
-        raise InvalidInput(f"format_version {document.get('format_version')!r} is not {FORMAT_VERSION}", "document")
-    _refuse_control_characters(document, "document")
-    names = _require(document, "players", list)
-    history = _require(document, "history", list)
-    rounds = _require(document, "rounds", list)
-    try:
-        created = datetime.fromisoformat(_require(document, "created_at", str))
-        stamps = [datetime.fromisoformat(_require(c, "at", str, "history.")) for c in history]
-    except ValueError as exc:
-        raise InvalidInput(f"a date is not in ISO format: {exc}", "document") from None
+    """A new game restored from an export, with a new id and edit token; refused whole if anything is off.
+
+    The document is checked against the export's schema, then its history is made again,
+    change by change, by the services that record, correct and undo rounds at the table,
+    and the game that results must export as the document: an imported game is one the app
+    could have produced itself, and nothing in the document can name a row of another game.
+    """
+    data = _validated(document)
     with transaction.atomic():
-        game, token = game_create(
-            ruleset=_require(document, "ruleset", str),
-            variants=_require(document, "variants", list),
-            players=names,
-            first_dealer=_require(document, "first_dealer", str),
-        )
-        rules = find_rules(game.ruleset, game.variants)
-        method = document.get("first_dealer_method")
-        if method not in ("named", "random", "draw"):
-            raise InvalidInput("first_dealer_method must be named, random or draw", "document.first_dealer_method")
-        players: list[Player] = list(game.players.all())
-        for number, snapshot in enumerate(rounds, start=1):
-            _check_round(rules, snapshot, number, [p.name for p in players])
-            round_restore(game, dict(snapshot))
-        by_version: dict[int, Change] = {}
-        for entry, at in zip(history, stamps, strict=True):
-            action = _require(entry, "action", str, "history.")
-            if action not in Change.Action.values:
-                raise InvalidInput(f"history: unknown action {action!r}", "document.history")
-            undoes = entry.get("undoes")
-            change = Change.objects.create(
-                game=game,
-                action=action,
-                round_number=_require(entry, "round", int, "history."),
-                before=entry.get("before"),
-                after=entry.get("after"),
-                version=_require(entry, "version", int, "history."),
-                undoes=by_version.get(undoes) if isinstance(undoes, int) else None,
+        try:
+            game, token = game_create(
+                ruleset=data["ruleset"],
+                variants=data["variants"],
+                players=data["players"],
+                first_dealer=data["first_dealer"],
             )
-            Change.objects.filter(pk=change.pk).update(at=at)
-            by_version[change.version] = change
+        except ScorekeepingError as exc:
+            raise InvalidInput({f"document.{key}": messages for key, messages in exc.errors.items()}) from None
+        for index, entry in enumerate(data["history"]):
+            _replay(game, index, entry)
+        # One change was made per entry, in order: each takes its entry's time.
+        for change, entry in zip(game.changes.order_by("id"), data["history"], strict=True):
+            Change.objects.filter(pk=change.pk).update(at=entry["at"])
         Game.objects.filter(pk=game.pk).update(
-            first_dealer_method=method, created_at=created, version=_require(document, "version", int)
+            first_dealer_method=data["first_dealer_method"], created_at=data["created_at"]
         )
-    return Game.objects.get(pk=game.pk), token
+        restored = game_get(game_id=game.pk)
+        difference = first_difference(data, game_document(restored))
+        if difference:
+            path, given, made = difference
+            raise InvalidInput(
+                f"{path} is {given!r}; the game its history makes has {made!r}: "
+                "this is not a game this app could have exported",
+                path,
+            )
+    return restored, token

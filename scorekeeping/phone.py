@@ -1,34 +1,78 @@
-"""What this phone remembers: the games started or joined here, and their edit tokens.
+"""What this phone remembers: the games started or joined here, and which of them it may change.
 
-Kept in the session (stored in the database), so every worker and machine sees it.
+The session (kept in the database, so every worker and machine sees it) holds, per game,
+a grant: the SHA-256 of the edit token, which is what the game row holds too. A grant lets
+this session record; it is useless anywhere else, since no address takes a hash for a
+token. The token itself is never stored on the server: the phone keeps it in a cookie
+sent only to that game's pages, so the table can show this phone the edit link to share.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest
+import hmac
 
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+from .links import view_path
 from .models import Game
-from .services import game_token_valid
+from .services import game_token_valid, token_hash
 
 _KEY = "games"
 _MAX = 30
 
 
-def remember(request: HttpRequest, game_id: str, token: str | None = None) -> None:
-    games: dict[str, str] = dict(request.session.get(_KEY, {}))
-    known = games.pop(game_id, "")
-    games[game_id] = token or known
+def _cookie(game_id: str) -> str:
+    return f"edit-{game_id}"
+
+
+def _games(request: HttpRequest) -> dict[str, str]:
+    games = request.session.get(_KEY, {})
+    return dict(games) if isinstance(games, dict) else {}
+
+
+def remember(request: HttpRequest, game_id: str) -> None:
+    """Put the game first in this phone's list, keeping its grant; the session is written only if that changes it."""
+    games = _games(request)
+    if list(games)[-1:] == [game_id]:
+        return
+    grant = games.pop(game_id, "")
+    games[game_id] = grant
     request.session[_KEY] = dict(list(games.items())[-_MAX:])
+
+
+def grant(request: HttpRequest, response: HttpResponse, game_id: str, token: str) -> None:
+    """This phone may now change the game: a new session key (a session id planted before
+    cannot share the right), the token's hash in the session, the token in a cookie for the
+    game's pages only, and no cache may keep the answer."""
+    request.session.cycle_key()
+    games = _games(request)
+    games.pop(game_id, None)
+    games[game_id] = token_hash(token)
+    request.session[_KEY] = dict(list(games.items())[-_MAX:])
+    response.set_cookie(
+        _cookie(game_id),
+        token,
+        max_age=settings.SESSION_COOKIE_AGE,
+        path=view_path(game_id),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    response["Cache-Control"] = "no-store"
 
 
 def game_ids(request: HttpRequest) -> list[str]:
     """Newest first."""
-    return list(reversed(list(request.session.get(_KEY, {}))))
-
-
-def token_for(request: HttpRequest, game_id: str) -> str | None:
-    return request.session.get(_KEY, {}).get(game_id) or None
+    return list(reversed(list(_games(request))))
 
 
 def can_edit(request: HttpRequest, game: Game) -> bool:
-    return game_token_valid(game=game, token=token_for(request, game.pk))
+    held = _games(request).get(game.pk) or ""
+    return bool(held) and hmac.compare_digest(held, game.edit_token_hash)
+
+
+def token_for(request: HttpRequest, game: Game) -> str | None:
+    """The edit token this phone keeps for the game (to show it the edit link), if it is the right one."""
+    token = request.COOKIES.get(_cookie(game.pk))
+    return token if game_token_valid(game=game, token=token) else None

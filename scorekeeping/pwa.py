@@ -9,19 +9,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from referee.engine import RULESETS
 
 STATIC_SHELL = ["css/app.css", "js/app.js", "vendor/htmx.min.js", "icons/icon.svg", "icons/icon-192.png"]
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> HttpResponse:
     return render(request, "pwa/manifest.webmanifest", content_type="application/manifest+json")
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     pages = [reverse("home"), reverse("offline"), reverse("rules"), reverse("referee")]
     pages += [reverse("rules-detail", args=[slug]) for slug in RULESETS]
@@ -39,6 +39,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "pwa/offline.html")

@@ -56,11 +56,21 @@ def hit(lim: Limit, key: str, *, now: float | None = None) -> int:
         return RateLimit.objects.get(key=full_key, window=window).count
 
 
-def exceeded(lim: Limit, key: str, *, now: float | None = None) -> bool:
-    """True when the window's count has reached the limit (no event is counted)."""
+def take(lim: Limit, key: str) -> None:
+    """Count an attempt, then decide: past the window's limit it is refused (``RateLimited``).
+
+    Counting first makes the decision atomic: of any number of attempts sent at once, at
+    most ``lim.count`` in a window are let through, on every worker and machine.
+    """
+    if hit(lim, key) > lim.count:
+        give_back(lim, key)  # the window counts what it let through
+        raise RateLimited(lim)
+
+
+def give_back(lim: Limit, key: str, *, now: float | None = None) -> None:
+    """Uncount an attempt that turned out not to count (a right token, a game that was not made)."""
     window = _window(lim, time.time() if now is None else now)
-    row = RateLimit.objects.filter(key=f"{lim.name}:{key}", window=window).values_list("count", flat=True).first()
-    return row is not None and row >= lim.count
+    RateLimit.objects.filter(key=f"{lim.name}:{key}", window=window, count__gt=0).update(count=F("count") - 1)
 
 
 def retry_after(lim: Limit, *, now: float | None = None) -> int:
@@ -74,6 +84,8 @@ class RateLimited(Exception):
         self.retry_after = retry_after(lim)
         if lim.name == "create":
             message = _("Too many new games from this address: at most {count} in {minutes} minutes.")
+        elif lim.name == "login":
+            message = _("Too many wrong passwords from this address: at most {count} in {minutes} minutes.")
         else:
             message = _("Too many wrong edit tokens from this address: at most {count} in {minutes} minutes.")
         wait = ngettext("Try again in {n} minute.", "Try again in {n} minutes.", max(1, round(self.retry_after / 60)))

@@ -76,13 +76,23 @@ def holds_control_characters(text: str) -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
 
 
+def clean_name(text: str) -> str:
+    """A name as it is kept: white space folded, composed (NFC), so "é" typed either way is one name."""
+    return unicodedata.normalize("NFC", " ".join(text.split()))
+
+
+def name_key(text: str) -> str:
+    """What two names must share to be the same player: the clean name, casefolded."""
+    return unicodedata.normalize("NFC", clean_name(text).casefold())
+
+
 def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
     errors: dict[str, list[str]] = {}
     cleaned: list[str] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(names):
         key = f"players.{i}"
-        name = " ".join(str(raw).split()) if isinstance(raw, str) else ""
+        name = clean_name(raw) if isinstance(raw, str) else ""
         if not name:
             errors.setdefault(key, []).append(_("player {n} needs a name").format(n=i + 1))
         elif holds_control_characters(name):
@@ -91,14 +101,14 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
             errors.setdefault(key, []).append(
                 _("{name}… is too long: names have at most {n} characters").format(name=name[:MAX_NAME], n=MAX_NAME)
             )
-        elif name.casefold() in seen:
+        elif name_key(name) in seen:
             errors.setdefault(key, []).append(
                 _("{name} is already at the table (player {n}); names must differ").format(
-                    name=name, n=seen[name.casefold()] + 1
+                    name=name, n=seen[name_key(name)] + 1
                 )
             )
         else:
-            seen[name.casefold()] = i
+            seen[name_key(name)] = i
         cleaned.append(name)
     if not rules.min_players <= len(names) <= rules.max_players:
         errors.setdefault("players", []).append(
@@ -118,11 +128,11 @@ def _draw_rank(card: Card) -> int:
 
 
 def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str, str] | None) -> tuple[int, str]:
-    by_key = {n.casefold(): i for i, n in enumerate(names)}
+    by_key = {name_key(n): i for i, n in enumerate(names)}
     if first_dealer is not None and draw:
         raise InvalidInput(_("name the first dealer or draw for it, not both"), "first_dealer")
     if first_dealer is not None:
-        seat = by_key.get(" ".join(first_dealer.split()).casefold())
+        seat = by_key.get(name_key(first_dealer))
         if seat is None:
             raise InvalidInput(_("{name!r} is not one of the players").format(name=first_dealer), "first_dealer")
         return seat, "named"
@@ -131,7 +141,7 @@ def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str,
     errors: dict[str, list[str]] = {}
     drawn: dict[int, Card] = {}
     for name, text in draw.items():
-        seat = by_key.get(" ".join(name.split()).casefold())
+        seat = by_key.get(name_key(name))
         if seat is None:
             errors.setdefault(f"draw.{name}", []).append(_("{name!r} is not one of the players").format(name=name))
             continue
@@ -261,10 +271,10 @@ def _plan_round(
     def fail(key: str, message: str) -> None:
         errors.setdefault(key, []).append(message)
 
-    by_key = {p.name.casefold(): p for p in players}
+    by_key = {name_key(p.name): p for p in players}
 
     def find(name: str, key: str) -> Player | None:
-        found = by_key.get(" ".join(str(name).split()).casefold())
+        found = by_key.get(name_key(str(name)))
         if found is None:
             fail(key, _("there is no player named {name!r} in this game").format(name=name))
         return found
@@ -305,6 +315,13 @@ def _plan_round(
                     key,
                     _("{name} took {count} buys; {title} allows at most {limit} a {word}").format(
                         name=name, count=count, title=rules.title, limit=rules.buys.limit, word=_(rules.round_word)
+                    ),
+                )
+            elif count > rules.most_buys(len(players), number):
+                fail(
+                    key,
+                    _("{name} took {count} buys, but every buy takes a card from the stock, which held {stock}").format(
+                        name=name, count=count, stock=rules.stock(len(players), number)
                     ),
                 )
             else:
@@ -457,7 +474,8 @@ def round_snapshot(rnd: Round) -> dict[str, Any]:
     }
 
 
-def round_restore(game: Game, snapshot: dict[str, Any]) -> None:
+def round_restore(game: Game, snapshot: Mapping[str, Any]) -> None:
+    """Put back a round from a snapshot that ``round_snapshot`` wrote (the history's, on undo)."""
     by_name = {p.name: p for p in game.players.all()}
     rnd = Round.objects.create(
         game=game,
@@ -469,7 +487,18 @@ def round_restore(game: Game, snapshot: dict[str, Any]) -> None:
         cut_bonus=snapshot["cut_bonus"],
     )
     Score.objects.bulk_create(
-        Score(round=rnd, player=by_name[s.pop("player")], **s) for s in [dict(x) for x in snapshot["scores"]]
+        Score(
+            round=rnd,
+            player=by_name[s["player"]],
+            cards=s["cards"],
+            typed=s["typed"],
+            penalty=s["penalty"],
+            adjustment=s["adjustment"],
+            points=s["points"],
+            buys=s["buys"],
+            breakdown=s["breakdown"],
+        )
+        for s in snapshot["scores"]
     )
 
 

@@ -26,8 +26,12 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# The admin (a staff login on /admin/) is left out unless ADMIN_ENABLED=1; then its logins
+# are throttled per address like edit tokens.
+ADMIN_ENABLED = env_bool("ADMIN_ENABLED", False)
+
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "scorekeeping.apps.ThrottledAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -44,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "scorekeeping.health.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -120,6 +125,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 RATE_LIMITS = {
     "create": (env_int("RATE_LIMIT_CREATE", 30), 3600),  # new games an hour
     "token": (env_int("RATE_LIMIT_TOKEN", 10), 600),  # wrong edit tokens in ten minutes
+    "login": (env_int("RATE_LIMIT_LOGIN", 10), 600),  # wrong admin passwords in ten minutes
 }
 
 REST_FRAMEWORK = {

@@ -17,3 +17,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory: the live server's threads then hold their own connections and
     # really contend for the database, as gunicorn's workers do.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+ADMIN_ENABLED = True  # the admin tests need it; tests/web/test_security.py checks it is off by default

@@ -9,12 +9,12 @@ from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from referee.htmx import HtmxHttpRequest
 
 from . import phone
-from .access import check_can_create, count_created
+from .access import creating
 from .charts import cumulative, totals_svg
 from .errors import ScorekeepingError
 from .exchange import game_csv, game_document, game_import
@@ -37,20 +37,20 @@ def chart(game: Game) -> dict[str, object]:
     }
 
 
-@require_GET
+@require_safe
 def games(request: HtmxHttpRequest) -> HttpResponse:
     context = {"summaries": games_summaries(limit=GAMES_LISTED), "total": Game.objects.count(), "limit": GAMES_LISTED}
     return render(request, "scorekeeping/games.html", context)
 
 
-@require_GET
+@require_safe
 def players(request: HtmxHttpRequest) -> HttpResponse:
     records = player_records(limit=GAMES_IN_RECORDS)
     context = {"records": records, "total": Game.objects.count(), "limit": GAMES_IN_RECORDS}
     return render(request, "scorekeeping/players.html", context)
 
 
-@require_GET
+@require_safe
 def export_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     response = JsonResponse(game_document(game), json_dumps_params={"indent": 2, "ensure_ascii": False})
@@ -58,7 +58,7 @@ def export_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def export_csv(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     response = HttpResponse(game_csv(game), content_type="text/csv; charset=utf-8")
@@ -66,7 +66,7 @@ def export_csv(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def sheet(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     rules = rules_for(game)
@@ -78,9 +78,9 @@ def sheet(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return render(request, "scorekeeping/sheet.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
-    if request.method == "GET":
+    if request.method != "POST":
         return render(request, "scorekeeping/import.html", {})
     upload = request.FILES.get("file")
     text = upload.read(MAX_IMPORT + 1).decode("utf-8", "replace") if upload else request.POST.get("document", "")
@@ -89,8 +89,8 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
         error = _("That file is too large for a game export.")
     else:
         try:
-            check_can_create(request)
-            game, token = game_import(document=json.loads(text))
+            with creating(request):
+                game, token = game_import(document=json.loads(text))
         except json.JSONDecodeError as exc:
             error = _("That is not JSON: {error} at line {line}.").format(error=exc.msg, line=exc.lineno)
         except RecursionError:  # json's decoder recurses once per level of nesting
@@ -99,7 +99,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
             error = exc.message
     if error:
         return render(request, "scorekeeping/import.html", {"error": error, "document": text[:20000]}, status=422)
-    count_created(request)
-    phone.remember(request, game.pk, token)
     messages.success(request, _("The game is restored."))
-    return HttpResponseRedirect(reverse("table", args=[game.pk]))
+    response = HttpResponseRedirect(reverse("table", args=[game.pk]))
+    phone.grant(request, response, game.pk, token)
+    return response

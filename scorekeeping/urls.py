@@ -1,16 +1,12 @@
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
-from django.views.decorators.cache import never_cache
 from drf_spectacular.views import SpectacularAPIView
 
 from referee import urls as referee_urls
 
-
-@never_cache
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness: answers without touching the database."""
-    return HttpResponse("ok", content_type="text/plain")
+from . import health
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -23,14 +19,19 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 handler404 = not_found
+handler400 = health.handler400
+handler500 = health.handler500
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     *referee_urls.api_urlpatterns,
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("referee.urls")),
     path("", include("scorekeeping.api_urls")),
     path("", include("scorekeeping.web_urls")),
 ]
+
+if settings.ADMIN_ENABLED:
+    urlpatterns.append(path("admin/", admin.site.urls))

@@ -10,9 +10,10 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.engine import RULESETS, Rules
@@ -20,7 +21,7 @@ from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 
 from . import phone
-from .access import check_can_create, check_token, count_created
+from .access import check_token, creating
 from .entry import EntryState, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
 from .links import edit_path, qr_svg, view_path
@@ -37,7 +38,7 @@ def refused(request: HtmxHttpRequest, status: int) -> int:
     return 200 if request.htmx else status
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     ids = phone.game_ids(request)
     games = {g.pk: g for g in Game.objects.filter(pk__in=ids).prefetch_related("players", "rounds")}
@@ -45,28 +46,28 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scorekeeping/home.html", {"games": mine, "rulesets": RULESETS.values()})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HtmxHttpRequest) -> HttpResponse:
     template = "scorekeeping/new_game.html"
     if request.htmx:
         template += "#form"
-    if request.method == "GET":
+    if request.method != "POST":
         state = NewGameState.initial(request.GET)
         return render(request, template, {"form": state.view()})
     state = NewGameState.from_post(request.POST)
     if not state.apply(request.POST.get("op", "")):
         return render(request, template, {"form": state.view()})
     try:
-        check_can_create(request)
-        game, token = game_create(**state.service_args())
+        with creating(request):
+            game, token = game_create(**state.service_args())
     except TooManyRequests as exc:
         return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 429))
     except InvalidInput as exc:
         return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 422))
-    count_created(request)
-    phone.remember(request, game.pk, token)
     url = reverse("table", args=[game.pk])
-    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    phone.grant(request, response, game.pk, token)
+    return response
 
 
 @dataclass
@@ -183,7 +184,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
             + ([("round", current.number)] if current else [])
         ),
     }
-    token = phone.token_for(request, game.pk) if editable else None
+    token = phone.token_for(request, game) if editable else None
     if token:
         context["edit_url"] = request.build_absolute_uri(edit_path(game.pk, token))
         context["edit_qr"] = qr_svg(context["edit_url"])
@@ -194,11 +195,19 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
     return context
 
 
-@require_GET
+@require_safe
 def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     phone.remember(request, game.pk)
-    return render(request, "scorekeeping/table.html", _table_context(request, game))
+    return _render_table(request, "scorekeeping/table.html", _table_context(request, game))
+
+
+def _render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """A page or fragment of the table. One that shows this phone the edit link is kept by no cache."""
+    response = render(request, name, context, status=status)
+    if context.get("edit_url"):
+        patch_cache_control(response, no_store=True)
+    return response
 
 
 def _forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
@@ -216,7 +225,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         entry = entry_view(game=game, players=players, number=number, state=state, errors=errors, correcting=correcting)
         context = _table_context(request, game, entry=entry, **extra)
         name = template + partial if request.htmx else template
-        return render(request, name, context, status=refused(request, status))
+        return _render_table(request, name, context, status=refused(request, status))
 
     if "tap" in request.POST:
         state.tap(request.POST.get("tap", ""))
@@ -239,7 +248,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         fresh = game_get(game_id=game.pk)
         name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
         context = _table_context(request, fresh, conflict=exc.message)
-        return render(request, name, context, status=refused(request, 409))
+        return _render_table(request, name, context, status=refused(request, 409))
     except ScorekeepingError as exc:
         return page(422, exc.errors)
     url = reverse("table", args=[game.pk])
@@ -247,7 +256,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         fresh = game_get(game_id=game.pk)
         notice = _("{word} {number} recorded.").format(word=capfirst(_(rules_for(fresh).round_word)), number=number)
         context = _table_context(request, fresh, notice=notice)
-        return trigger_client_event(render(request, "scorekeeping/table.html#body", context), "roundSaved")
+        return trigger_client_event(_render_table(request, "scorekeeping/table.html#body", context), "roundSaved")
     messages.success(
         request, _("{word} {number} saved.").format(word=capfirst(_(rules_for(game).round_word)), number=number)
     )
@@ -278,10 +287,10 @@ def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def _entry_conflict_finished(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     context = _table_context(request, game, conflict=_("The game is finished: every round is recorded."))
     name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
-    return render(request, name, context, status=refused(request, 409))
+    return _render_table(request, name, context, status=refused(request, 409))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def round_edit(request: HtmxHttpRequest, game_id: str, number: int) -> HttpResponse:
     game = game_get(game_id=game_id)
     if not phone.can_edit(request, game):
@@ -290,10 +299,11 @@ def round_edit(request: HtmxHttpRequest, game_id: str, number: int) -> HttpRespo
     if rnd is None:
         return render(request, "scorekeeping/forbidden.html", {"game": game, "missing": number}, status=404)
     players = list(game.players.all())
-    if request.method == "GET":
+    if request.method != "POST":
         state = EntryState.from_round(rnd, players, game.version)
         entry = entry_view(game=game, players=players, number=number, state=state, correcting=True)
-        return render(request, "scorekeeping/entry_page.html", _table_context(request, game, entry=entry))
+        context = _table_context(request, game, entry=entry)
+        return _render_table(request, "scorekeeping/entry_page.html", context)
 
     def write(players: list[Player], state: EntryState) -> None:
         round_replace(game=game, number=number, version=state.version, **state.service_args(players))
@@ -317,9 +327,14 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         extra["conflict"] = exc.message
         status = exc.status
     if not request.htmx:
+        # Without JavaScript the page reloads: the notice (or what changed meanwhile) goes with it.
+        if "notice" in extra:
+            messages.success(request, extra["notice"])
+        else:
+            messages.error(request, extra["conflict"])
         return HttpResponseRedirect(reverse("table", args=[game.pk]))
     fresh = game_get(game_id=game.pk)
-    return render(
+    return _render_table(
         request,
         "scorekeeping/table.html#body",
         _table_context(request, fresh, **extra),
@@ -327,7 +342,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
     """The edit link: a right token gives this phone the right to record, then leaves the address bar."""
     game = game_get(game_id=game_id)
@@ -339,14 +354,14 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
     except EditForbidden:
         response = render(request, "scorekeeping/forbidden.html", {"game": game, "bad_link": True}, status=403)
     else:
-        phone.remember(request, game.pk, token)
         messages.success(request, _("This phone can now record and correct rounds."))
         response = HttpResponseRedirect(reverse("table", args=[game.pk]))
+        phone.grant(request, response, game.pk, token)
     response["Referrer-Policy"] = "no-referrer"
     return response
 
 
-@require_GET
+@require_safe
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The table's poll: 304 with no body while nothing changed (one query); else the fresh fragments."""
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
@@ -358,7 +373,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     else:
         game = game_get(game_id=game_id)
         context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
-        response = render(request, "scorekeeping/table.html#live", context)
+        response = _render_table(request, "scorekeeping/table.html#live", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response

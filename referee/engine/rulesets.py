@@ -184,6 +184,14 @@ class Rules:
         """Cards left in the stock after the deal and the one upcard."""
         return self.deck(players).size - players * self.round(number).dealt - 1
 
+    def most_buys(self, players: int, number: int) -> int:
+        """The most buys (or "May I?"s) one player can make in a round: the ruleset's limit, and
+        never more than the stock holds, since every buy takes a penalty card from it."""
+        if not self.buys.allowed:
+            return 0
+        stock = self.stock(players, number)
+        return stock if self.buys.limit is None else min(self.buys.limit, stock)
+
     @property
     def title(self) -> str:
         return self.display_name + (f" ({', '.join(self.variants)})" if self.variants else "")
