@@ -14,11 +14,12 @@ import secrets
 import socket
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from scorekeeping import server
 
 from .engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
 from .engine.cards import DECK
@@ -175,8 +176,8 @@ def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.se
         "SECRET_KEY": secrets.token_urlsafe(40),
         "DJANGO_DEBUG": "0",
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "scorekeeping.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+    process = subprocess.Popen(
+        server.command(bind=f"127.0.0.1:{port}", workers=1),
         cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -189,7 +190,7 @@ def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.se
                 _request(port, "GET", "/healthz")
                 break
             except (OSError, RuntimeError):
-                if time.monotonic() > deadline or server.poll() is not None:
+                if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError("gunicorn did not start") from None
                 time.sleep(0.2)
         body = json.dumps({"round": 2, "action": "open", "melds": ["7C 7D 4H", "9S 10S JS QS"]}).encode()
@@ -202,5 +203,5 @@ def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.se
             check.append(_request(port, "POST", "/api/referee/check/", body))
         return statistics.median(health), statistics.median(check)
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        process.terminate()
+        process.wait(timeout=10)

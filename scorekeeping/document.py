@@ -183,7 +183,7 @@ def first_difference(expected: Any, actual: Any, path: str = "document") -> tupl
         return None
     if isinstance(expected, list) and isinstance(actual, list):
         for i, (a, b) in enumerate(zip(expected, actual, strict=False)):
-            found = first_difference(a, b, f"{path}[{i}]")
+            found = first_difference(a, b, f"{path}.{i}")
             if found:
                 return found
         if len(expected) != len(actual):

@@ -128,7 +128,7 @@ def _refuse_control_characters(document: Any, where: str) -> None:
             pending += [(key, f"{at} (a key)") for key in value]
             pending += [(item, f"{at}.{key}") for key, item in value.items()]
         elif isinstance(value, list):
-            pending += [(item, f"{at}[{i}]") for i, item in enumerate(value)]
+            pending += [(item, f"{at}.{i}") for i, item in enumerate(value)]
 
 
 def _validated(document: Any) -> dict[str, Any]:
@@ -170,7 +170,7 @@ def _entries(snapshot: Mapping[str, Any]) -> dict[str, Any]:
 
 def _replay(game: Game, index: int, entry: Mapping[str, Any]) -> None:
     """One change of the history, made again by the service that made it at the table."""
-    where = f"document.history[{index}]"
+    where = f"document.history.{index}"
     action = entry["action"]
     try:
         if action == Change.Action.UNDO:

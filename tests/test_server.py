@@ -1,0 +1,147 @@
+"""The server as the start command runs it (``scorekeeping.server``): slow clients, stalled bodies,
+a database that is down, and logs without tokens. Each test starts real server processes."""
+
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from scorekeeping import server
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(port, path, timeout=5.0):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+@contextmanager
+def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True):
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "scorekeeping.settings_test",
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "DJANGO_DEBUG": "0",
+        **(env or {}),
+    }
+    if migrate:
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment, check=True)
+    port = _free_port()
+    log = tmp_path / f"server-{port}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            server.command(bind=f"127.0.0.1:{port}", workers=workers), cwd=ROOT, env=environment, stdout=out, stderr=out
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if _get(port, "/healthz", 1)[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        yield port, log
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'served.sqlite3'}"
+
+
+def _create_game(port):
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games/",
+        data=b'{"players": ["Ana", "Ben"], "first_dealer": "Ana"}',
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        import json
+
+        return json.loads(response.read())
+
+
+def test_fifty_slow_clients_do_not_starve_the_others(tmp_path, sqlite_url):
+    with serving(tmp_path, sqlite_url) as (port, _log):
+        game = _create_game(port)
+        slow = []
+        for _ in range(50):
+            sock = socket.create_connection(("127.0.0.1", port))
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            slow.append(sock)
+        worst = 0.0
+        try:
+            for second in range(5):
+                for sock in slow:
+                    sock.sendall(f"X-Trickle-{second}: 1\r\n".encode())
+                for path in ("/healthz", f"/g/{game['id']}/"):
+                    start = time.perf_counter()
+                    status, _body = _get(port, path)
+                    worst = max(worst, time.perf_counter() - start)
+                    assert status == 200
+                time.sleep(1)
+        finally:
+            for sock in slow:
+                sock.close()
+        assert worst < 1.0, f"a request took {worst:.2f} s while 50 clients trickled"
+
+
+def test_a_stalled_body_is_answered_408(tmp_path, sqlite_url):
+    with serving(tmp_path, sqlite_url, workers=1, env={"BODY_TIMEOUT": "1"}) as (port, _log):
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(
+                b"POST /api/games/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 100\r\n\r\n{"players"'
+            )
+            sock.settimeout(10)
+            start = time.monotonic()
+            answer = sock.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert time.monotonic() - start < 5
+        assert _get(port, "/healthz")[0] == 200
+
+
+def test_a_database_that_is_down_answers_503_and_not_ready(tmp_path):
+    down = "postgresql://postgres@127.0.0.1:1/nothing"
+    with serving(tmp_path, down, workers=1, migrate=False) as (port, _log):
+        assert _get(port, "/healthz")[0] == 200
+        assert _get(port, "/readyz")[0] == 503
+        status, body = _get(port, "/api/games/abcdefghijkl/")
+        assert status == 503 and b'"errors"' in body
+        status, body = _get(port, "/games/")
+        assert status == 503 and b"cannot reach its database" in body
+
+
+def test_the_servers_log_holds_no_token(tmp_path, sqlite_url):
+    with serving(tmp_path, sqlite_url, workers=1, env={"LOG_LEVEL": "INFO"}) as (port, log):
+        game = _create_game(port)
+        _get(port, f"/g/{game['id']}/join/{game['edit_token']}/")
+        _get(port, f"/g/{game['id']}/join/{game['edit_token'][:-2]}zz/")
+        time.sleep(0.5)
+    text = log.read_text()
+    assert game["edit_token"] not in text and game["edit_token"][:-2] not in text
+    assert not re.search(r"/join/[A-Za-z0-9_-]{20,}", text)
