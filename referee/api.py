@@ -66,6 +66,14 @@ class CheckView(APIView):
         target = CardsField(required=False, help_text="The exposed meld, with its declared wilds.")
         cards = CardsField(required=False)
         opened_this_turn = serializers.BooleanField(default=False)
+        buys = serializers.IntegerField(
+            min_value=0,
+            max_value=200,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text='Buys (or "May I?"s) made this round: 2 more cards each. Default: the most the rules allow.',
+        )
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             action = attrs["action"]
@@ -106,6 +114,7 @@ class CheckView(APIView):
             cards=data.get("cards"),
             players=data["players"],
             opened_this_turn=data["opened_this_turn"],
+            buys=data["buys"],
         )
         return rendered(verdict_data(verdict))
 

@@ -84,6 +84,7 @@ def referee_check(
     cards: CardsInput | None = None,
     players: int | None = None,
     opened_this_turn: bool = False,
+    buys: int | None = None,
 ) -> Verdict:
     rules = referee_rules(ruleset=ruleset, variants=variants, round_number=round_number, players=players)
     if action in (Action.OPEN, Action.GO_OUT):
@@ -91,12 +92,13 @@ def referee_check(
             with _field("hand"):
                 parsed_hand = parse_cards(hand)
                 solve = solve_open if action == Action.OPEN else solve_go_out
-                return solve(rules, round_number, parsed_hand, players=players)
+                return solve(rules, round_number, parsed_hand, players=players, buys=buys)
         parsed = []
         for i, meld in enumerate(melds or [], start=1):
             with _field("melds", f"meld {i}"):
                 parsed.append(parse_played(meld))
-        return check_layout(rules, round_number, parsed, final=action == Action.GO_OUT, players=players)
+        final = action == Action.GO_OUT
+        return check_layout(rules, round_number, parsed, final=final, players=players, buys=buys)
     with _field("target", "target"):
         parsed_target = parse_played(target or "")
     with _field("cards", "cards"):

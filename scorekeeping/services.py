@@ -29,7 +29,15 @@ from referee.engine import (
 )
 from referee.engine.cards import ACE, rank_plural, rank_text
 from referee.engine.checks import copy_reasons
-from referee.engine.scoring import card_score
+from referee.engine.scoring import (
+    HandSize,
+    card_score,
+    card_values,
+    hand_left_size,
+    possible_total,
+    step,
+    total_bounds,
+)
 
 from .errors import Conflict, InvalidInput
 from .models import Change, Game, Player, Round, Score
@@ -235,10 +243,33 @@ def _whole(value: object) -> int | None:
     return None
 
 
-def _max_points(rules: Rules, number: int, cards: int) -> int:
-    p = rules.penalties
-    dearest = max(p.joker, p.wild or 0, p.ace, p.ten_to_king, p.number or 9)
-    return dearest * cards
+def _or(values: Sequence[object]) -> str:
+    """``5``, ``5 or 10``, ``5, 10, 15 or 20``, in the active language."""
+    words = [str(v) for v in values]
+    if len(words) == 1:
+        return words[0]
+    return _("{values} or {last}").format(values=", ".join(words[:-1]), last=words[-1])
+
+
+def _impossible_total(rules: Rules, number: int, name: str, value: int, size: HandSize, players: int) -> str:
+    """Why no hand left in this round scores ``value``: the step every total keeps, or the range."""
+    where = _where(rules, number)
+    if value % step(rules, number):
+        return _("In {where} every card scores {values}: {value} is not a possible total").format(
+            where=where, values=_or(card_values(rules, number)), value=value
+        )
+    low, high = total_bounds(rules, number, size, players)
+    if size.fixed:
+        message = _(
+            "In {where} {name} holds exactly {n} cards, which score from {low} to {high}: {value} is not a total "
+            "they can make"
+        )
+    else:
+        message = _(
+            "In {where} {name} holds {least} to {n} cards, which score from {low} to {high}: {value} is not a total "
+            "they can make"
+        )
+    return message.format(where=where, name=name, n=size.most, least=size.least, low=low, high=high, value=value)
 
 
 @dataclass
@@ -327,6 +358,7 @@ def _plan_round(
             else:
                 row.buys = count
         most = rnd.dealt + 2 * row.buys
+        size = hand_left_size(rules, number, row.buys)
         has_hand, has_points = player.pk in hand_of, player.pk in points_of
         hand_key = f"hands.{hand_of[player.pk][0]}" if has_hand else f"hands.{name}"
         points_key = f"points.{points_of[player.pk][0]}" if has_points else f"points.{name}"
@@ -359,13 +391,8 @@ def _plan_round(
                         name=name, value=points_of[player.pk][1]
                     ),
                 )
-            elif value > _max_points(rules, number, most):
-                fail(
-                    points_key,
-                    _("{name} cannot have {value} points: {n} cards score at most {top}").format(
-                        name=name, value=value, n=most, top=_max_points(rules, number, most)
-                    ),
-                )
+            elif not possible_total(rules, number, value, size, len(players)):
+                fail(points_key, _impossible_total(rules, number, name, value, size, len(players)))
             else:
                 row.penalty, row.typed = value, True
         elif not row.cards and hand_key not in errors:
@@ -373,6 +400,15 @@ def _plan_round(
                 hand_key,
                 _("{name} did not go out, so {name} holds cards: enter them (or the points)").format(name=name),
             )
+        if row.cards and size.fixed and len(row.cards) < most:
+            message = ngettext(
+                "In {where} nothing is laid down before going out, so {name} holds exactly {most} cards; "
+                "{n} was entered",
+                "In {where} nothing is laid down before going out, so {name} holds exactly {most} cards; "
+                "{n} were entered",
+                len(row.cards),
+            )
+            fail(hand_key, message.format(where=_where(rules, number), name=name, most=most, n=len(row.cards)))
         if len(row.cards) > most:
             if row.buys:
                 message = _("{name} holds {n} cards, but could hold at most {most} ({dealt} dealt and {buys} buys)")

@@ -128,8 +128,12 @@ def check_layout(
     *,
     final: bool,
     players: int | None = None,
+    buys: int | None = None,
 ) -> Verdict:
-    """``open`` (final=False) or ``go_out`` (final=True): melds against the round's contract."""
+    """``open`` (final=False) or ``go_out`` (final=True): melds against the round's contract.
+
+    ``buys``: how many buys (or "May I?"s) the player made this round; by default the most
+    the ruleset allows, which bounds how many cards the hand can hold."""
     action = Action.GO_OUT if final else Action.OPEN
     rnd = rules.round(number)
     where = _round_name(rules, number)
@@ -166,9 +170,11 @@ def check_layout(
     wilds = _wilds(rules, number)
     exact = rules.exact_opening and not final
     all_cards = [p.card for meld in melds for p in meld]
-    reasons = copy_reasons(rules, all_cards, players)
+    reasons = copy_reasons(rules, all_cards, players) + buys_reasons(rules, number, buys, players)
     if final:
-        reasons += _hand_size_reasons(rules, number, len(all_cards), where)
+        reasons += _hand_size_reasons(rules, number, len(all_cards), where, buys)
+    else:
+        reasons += layout_size_reasons(rules, number, len(all_cards), buys=buys, players=players)
 
     read_cache: dict[tuple[int, Kind], tuple[list[Reading], list[str]]] = {}
 
@@ -192,7 +198,8 @@ def check_layout(
                     Laid(reading, tuple(readings(i, contract[c].kind)[0]))
                     for (c, i), reading in sorted(zip(enumerate(order), chosen, strict=True), key=lambda x: x[0][1])
                 )
-                return Verdict(action, True, melds=laid, notes=_notes(rules, number, final))
+                left = _cards_left(rules, number, len(all_cards), buys)
+                return Verdict(action, True, melds=laid, notes=_notes(rules, number, final, left))
         if intents is None:
             intents = [_intent(meld, wilds) for meld in melds]
         score = (fit, sum(intents[i] is contract[c].kind for c, i in enumerate(order)))
@@ -235,15 +242,79 @@ def check_layout(
     return _illegal(action, reasons)
 
 
-def _hand_size_reasons(rules: Rules, number: int, count: int, where: str) -> list[str]:
+def most_buys(rules: Rules, number: int, players: int | None = None) -> int:
+    """The most buys (or "May I?"s) a player can have made in a round: the ruleset's limit, and
+    never more than the stock held (each buy takes a card from it), at any table size allowed."""
+    if players is not None:
+        return rules.most_buys(players, number)
+    return max(rules.most_buys(n, number) for n in range(rules.min_players, rules.max_players + 1))
+
+
+def buys_reasons(rules: Rules, number: int, buys: int | None, players: int | None = None) -> list[str]:
+    """Buys said to have been made that the ruleset does not allow in this round."""
+    if not buys:
+        return []
+    most = most_buys(rules, number, players)
+    if not rules.buys.allowed:
+        return [_("{name} has no buys").format(name=rules.name)]
+    if buys > most:
+        return [
+            _("{buys} buys are more than {name} allows in a {word}: at most {most}").format(
+                buys=buys, name=rules.name, word=_(rules.round_word), most=most
+            )
+        ]
+    return []
+
+
+def hand_capacity(rules: Rules, number: int, *, buys: int | None = None, players: int | None = None) -> int:
+    """The most cards a hand holds in a round after the draw: dealt, 1 drawn, 2 per buy
+    (the buys given, or the most the ruleset allows)."""
+    taken = most_buys(rules, number, players) if buys is None else buys
+    return rules.round(number).dealt + 1 + 2 * taken
+
+
+def layout_size_reasons(
+    rules: Rules, number: int, count: int, *, buys: int | None = None, players: int | None = None
+) -> list[str]:
+    """A layout laid before going out (an opening, a layoff) keeps at least one card back to
+    discard, and none holds more cards than the hand can."""
+    rnd = rules.round(number)
+    where = _round_name(rules, number)
+    cap = hand_capacity(rules, number, buys=buys, players=players)
+    dealt = rnd.dealt
+    if count > cap:
+        if rules.buys.allowed:
+            message = ngettext(
+                "{n} cards are more than a hand holds in {where}: at most {cap} after the draw "
+                "({dealt} dealt, 1 drawn and 2 for each of {buys} buy)",
+                "{n} cards are more than a hand holds in {where}: at most {cap} after the draw "
+                "({dealt} dealt, 1 drawn and 2 for each of {buys} buys)",
+                (cap - dealt - 1) // 2,
+            )
+        else:
+            message = _(
+                "{n} cards are more than a hand holds in {where}: at most {cap} after the draw ({dealt} dealt, 1 drawn)"
+            )
+        return [message.format(n=count, where=where, cap=cap, dealt=dealt, buys=(cap - dealt - 1) // 2)]
+    if count == cap:
+        return [
+            _(
+                "{n} cards are every card a hand holds in {where} after the draw, leaving none to discard: "
+                "the {word} is won by discarding the last card, so keep one back"
+            ).format(n=count, where=where, word=_(rules.round_word))
+        ]
+    return []
+
+
+def _hand_size_reasons(rules: Rules, number: int, count: int, where: str, buys: int | None = None) -> list[str]:
     need = rules.round(number).dealt + 1
+    if buys is not None:
+        need += 2 * buys
     if count == need:
         return []
     extra = count - need
-    if rules.buys.allowed and extra > 0 and extra % 2 == 0:
-        buys = extra // 2
-        if rules.buys.limit is None or buys <= rules.buys.limit:
-            return []
+    if buys is None and rules.buys.allowed and extra > 0 and extra % 2 == 0 and extra // 2 <= most_buys(rules, number):
+        return []
     if rules.buys.allowed:
         message = _(
             "going out in {where} lays every card in hand: {need} after the draw (2 more for each buy); "
@@ -288,10 +359,19 @@ def _join_reason(
     return message.format(runs=_(rules.run_plural), name=rules.name)
 
 
-def _notes(rules: Rules, number: int, final: bool) -> tuple[str, ...]:
+def _cards_left(rules: Rules, number: int, laid: int, buys: int | None) -> int | None:
+    """How many cards an opening leaves in hand, where that is certain (no buys, or their number given)."""
+    if rules.buys.allowed and buys is None:
+        return None
+    return hand_capacity(rules, number, buys=buys) - laid
+
+
+def _notes(rules: Rules, number: int, final: bool, left: int | None = None) -> tuple[str, ...]:
     if final:
         won = _("{where} is won: every card is laid, no discard.").format(where=_round_name(rules, number))
         return (capfirst(won),)
+    if left == 1:
+        return (_("This leaves one card in hand: discard it and you are out."),)
     if rules.layoff_on_opening_turn:
         return (_("You may lay off on this turn too."),)
     message = _("No laying off on this turn; from your next turn you may add to any {book} or {run}.")
@@ -345,6 +425,7 @@ def check_layoff(
             reasons.append(_("laying off is allowed only on turns after the one the contract was laid down"))
     if not cards:
         reasons.append(_("no cards to lay off were given"))
+    reasons += layout_size_reasons(rules, number, len(cards), players=players)
     wilds = _wilds(rules, number)
     targets, why = _on_the_table(rules, target, cards, wilds, players)
     reasons += why

@@ -1,10 +1,11 @@
 """Reading a list of cards as a book or a run: every way it fits, or every reason it cannot.
 
 A reading fixes what each card counts as. Non-wild cards count as themselves; a card
-of the round's wild rank counts as itself where it can (unless declared otherwise);
-jokers and the other wilds take the missing places in the order they were given,
-unless declared (``JK=8S``). Two readings differ when a wild stands for a different
-card: ``5S 6S 7S JK`` reads as 4S-7S or 5S-8S, and the verdict lists both.
+of the round's wild rank counts as itself where it can (unless declared otherwise): of
+all readings, those with the fewest cards acting as wilds are the ones kept. Jokers and
+the other wilds take the missing places in the order they were given, unless declared
+(``JK=8S``). Two readings differ when a wild stands for a different card: ``5S 6S 7S JK``
+reads as 4S-7S or 5S-8S, and the verdict lists both.
 """
 
 from __future__ import annotations
@@ -312,7 +313,23 @@ def _fit_window(cards: Sequence[Played], fixed: list[bool], suit: Suit, start: i
 
 
 def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Reading], list[str]]:
-    return read_book(cards, wilds) if kind is Kind.BOOK else read_run(cards, wilds)
+    """Every most natural reading of the cards as ``kind``, or every reason there is none.
+
+    Of the readings that fit, only those where the fewest cards act as wilds are kept: a
+    card of the wild rank stands as itself wherever it can ("between a 4 and a 6 it works
+    as a 5", but an 8 at the top of 5-6-7-8 is an eight), and an exposed meld read again
+    for a layoff or a swap keeps what its wilds stood for. A declaration still decides.
+    Equally natural readings (a joker at either end of a run) all remain, as choices.
+    """
+    readings, reasons = read_book(cards, wilds) if kind is Kind.BOOK else read_run(cards, wilds)
+    return most_natural(readings), reasons
+
+
+def most_natural(readings: list[Reading]) -> list[Reading]:
+    if len(readings) < 2:
+        return readings
+    fewest = min(len(r.wilds) for r in readings)
+    return [r for r in readings if len(r.wilds) == fewest]
 
 
 def runs_join(a: Reading, b: Reading) -> bool:

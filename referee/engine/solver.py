@@ -15,7 +15,18 @@ from dataclasses import dataclass
 from itertools import product
 
 from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit
-from .checks import Action, Verdict, _hand_size_reasons, _illegal, _round_name, check_copies, check_layout
+from .checks import (
+    Action,
+    Verdict,
+    _hand_size_reasons,
+    _illegal,
+    _round_name,
+    buys_reasons,
+    check_copies,
+    check_layout,
+    hand_capacity,
+    layout_size_reasons,
+)
 from .i18n import _
 from .melds import HIGH_ACE, Wilds, identity_at
 from .rulesets import Component, Kind, Rules
@@ -189,12 +200,18 @@ def _build(
     return melds
 
 
-def solve_open(rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None) -> Verdict:
+def solve_open(
+    rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None, buys: int | None = None
+) -> Verdict:
     """An opening for the round's contract inside ``hand``, or the reason there is none."""
     rnd = rules.round(number)
     check_copies(rules, hand, players)
     if rnd.final:
         return check_layout(rules, number, [[Played(c) for c in hand]], final=False, players=players)
+    if buys_reasons(rules, number, buys, players):
+        return _illegal(Action.OPEN, buys_reasons(rules, number, buys, players))
+    if len(hand) > hand_capacity(rules, number, buys=buys, players=players):
+        return _illegal(Action.OPEN, layout_size_reasons(rules, number, len(hand), buys=buys, players=players))
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
     books = [c for c in rnd.contract if c.kind is Kind.BOOK]
     runs = sorted((c for c in rnd.contract if c.kind is Kind.RUN), key=lambda c: c.length)
@@ -225,7 +242,7 @@ def solve_open(rules: Rules, number: int, hand: Sequence[Card], *, players: int 
     unused = _remove(hand, [p.card for m in melds for p in m])
     if not rules.exact_opening:
         melds, unused = _extend(rules, number, melds, unused)
-    verdict = check_layout(rules, number, melds, final=False, players=players)
+    verdict = check_layout(rules, number, melds, final=False, players=players, buys=buys)
     assert verdict.legal, f"solver produced an illegal opening: {verdict.reasons}"
     return Verdict(
         verdict.action,
@@ -279,14 +296,16 @@ def _keep_note(rules: Rules, number: int, unused: list[Card]) -> tuple[str, ...]
     return (_("Left in hand: {cards}.").format(cards=cards),)
 
 
-def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None) -> Verdict:
+def solve_go_out(
+    rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None, buys: int | None = None
+) -> Verdict:
     """Every card of ``hand`` in the final round's runs, or the reason it cannot be done."""
     rnd = rules.round(number)
     check_copies(rules, hand, players)
     if not rnd.final:
         return check_layout(rules, number, [[Played(c) for c in hand]], final=True, players=players)
     where = _round_name(rules, number)
-    size = _hand_size_reasons(rules, number, len(hand), where)
+    size = buys_reasons(rules, number, buys, players) or _hand_size_reasons(rules, number, len(hand), where, buys)
     if size:
         return _illegal(Action.GO_OUT, size)
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
@@ -302,7 +321,7 @@ def solve_go_out(rules: Rules, number: int, hand: Sequence[Card], *, players: in
             ],
         )
     melds = _build(rules, number, found, [], [], natural_cards, wild_cards, place_all=True)
-    verdict = check_layout(rules, number, melds, final=True, players=players)
+    verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys)
     assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
     return verdict
 

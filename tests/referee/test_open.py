@@ -15,7 +15,7 @@ LEGAL_OPENINGS = [
     ("mexican", [], 2, ["AS 2S 3S 4S", "8C 8D 8H"], ["AS 2S 3S 4S", "8C 8D 8H"]),  # ace low
     ("mexican", [], 2, ["JH QH KH AH", "8C 8D 8H"], ["JH QH KH AH", "8C 8D 8H"]),  # ace high
     ("mexican", [], 3, ["3S 4S 5S 6S", "7S 8S 9S 10S"], ["3S 4S 5S 6S", "7S 8S 9S 10S"]),  # touching runs ok
-    ("mexican", [], 3, ["3S 4S 5S 6S 7S 8S", "6H 7H 5H=8H 9H"], ["3S 4S 5S 6S 7S 8S", "6H 7H 5H=8H 9H"]),
+    ("mexican", [], 3, ["3S 4S 5S 6S 7S", "6H 7H 5H=8H 9H"], ["3S 4S 5S 6S 7S", "6H 7H 5H=8H 9H"]),
     ("mexican", [], 4, ["2C 2D 2H", "6S 6S 6H", "JK JK JK"], ["2C 2D 2H", "6S 6S 6H", "JK=A JK=A JK=A"]),
     ("mexican", [], 5, ["QC QD QH QS", "AC AD JK", "7S 8S 9S 10S"], ["QC QD QH QS", "AC AD JK=A", "7S 8S 9S 10S"]),
     ("mexican", [], 6, ["KC KD 8S", "2H 3H 4H 5H", "9D 10D JD QD"], ["KC KD 8S=K", "2H 3H 4H 5H", "9D 10D JD QD"]),
@@ -194,11 +194,20 @@ def test_open_with_a_declared_joker_is_not_ambiguous():
 
 
 def test_open_a_meld_of_wilds_alone_is_legal_with_every_rank_a_choice():
-    verdict = opening("mexican", [], 1, "JK JK 3C", "8S 8D 8H")
+    verdict = opening("mexican", [], 1, "JK JK JK", "8S 8D 8H")
     assert verdict.legal
     book = verdict.melds[0]
     assert book.ambiguous
     assert len(book.readings) == 13
+
+
+def test_open_a_card_of_the_wild_rank_with_jokers_stands_as_itself():
+    verdict = opening("mexican", [], 1, "JK JK 3C", "8S 8D 8H")
+    assert verdict.legal
+    book = verdict.melds[0]
+    assert not book.ambiguous
+    assert book.reading.describe() == "a book of threes"
+    assert [p.wild for p in book.reading.cards] == [True, True, False]
 
 
 def test_open_players_limit_copies_to_the_deck_in_play():

@@ -137,7 +137,7 @@ def test_solver_open_finds_the_worked_example_and_keeps_a_discard():
 
 
 def test_solver_open_lays_down_extra_cards_where_the_rules_allow():
-    hand = parse_cards("7C 7D 7H 7S 9S 10S JS QS KS 2C")
+    hand = parse_cards("7C 7D 7H 9S 10S JS QS KS 2C")
     verdict = solve_open(find_rules(), 2, hand)
     assert verdict.legal
     assert [str(c) for c in verdict.unused] == ["2C"]

@@ -5,7 +5,7 @@ import pytest
 from scorekeeping.representations import game_data
 from scorekeeping.selectors import game_current_round, game_get, game_history, game_standings
 
-from .conftest import fresh, record
+from .conftest import fresh, record, thirteen
 
 CARDS = ["2C", "2D", "2H", "2S", "5C", "5D", "5H", "5S"]
 
@@ -22,7 +22,8 @@ def test_current_round_rotates_the_deal_to_the_left(game):
             (current.number, current.hand_size, current.wild_rank, current.dealer.name, current.first_player.name)
         )
         others = [p for p in ["Ana", "Ben", "Cy", "Dee"] if p != current.first_player.name]
-        record(game, n, current.first_player.name, dict(zip(others, CARDS, strict=False)))
+        hands = thirteen(others) if n == 7 else dict(zip(others, CARDS, strict=False))
+        record(game, n, current.first_player.name, hands)
     assert seen == [
         (1, 7, "3", "Ana", "Ben"),
         (2, 8, "4", "Ben", "Cy"),
@@ -69,13 +70,13 @@ def test_standings_mexican_tie_broken_by_rounds_won(make_game):
     record(game, 4, "Ben", {"Ana": "5D", "Cy": "2H"})  # Ana 10 (2 wins), Ben 10 (2 wins)
     record(game, 5, "Ana", {"Ben": "2S", "Cy": "2S"})  # Ana 10 (3 wins), Ben 15 (2 wins)
     record(game, 6, "Ben", {"Ana": "5S", "Cy": "3S"})  # Ana 15 (3 wins), Ben 15 (3 wins)
-    record(game, 7, "Ben", {"Ana": "2C", "Cy": "3C"})  # Ana 20 (3), Ben 15 (4)
+    record(game, 7, "Ben", points={"Ana": 65, "Cy": 65})  # 13 cards each: Ana 80 (3), Ben 15 (4)
     standings = game_standings(game=fresh(game))
     assert standings.finished
     assert [(r.player.name, r.total, r.round_wins, r.place) for r in standings.rows] == [
         ("Ben", 15, 4, 1),
-        ("Ana", 20, 3, 2),
-        ("Cy", 40, 0, 3),
+        ("Ana", 80, 3, 2),
+        ("Cy", 100, 0, 3),
     ]
     assert [p.name for p in standings.winners] == ["Ben"]
 
@@ -127,7 +128,8 @@ def test_history_marks_undone_changes(game):
 
 def _play(game, rounds, names):
     for n in range(1, rounds + 1):
-        record(game, n, names[0], dict(zip(names[1:], CARDS, strict=False)))
+        hands = thirteen(names[1:]) if n == 7 else dict(zip(names[1:], CARDS, strict=False))
+        record(game, n, names[0], hands)
 
 
 @pytest.mark.parametrize(("players", "rounds"), [(2, 1), (6, 7), (4, 3)])

@@ -7,7 +7,7 @@ from scorekeeping.models import Change, Game, Round
 from scorekeeping.representations import game_data
 from scorekeeping.services import game_create, game_token_valid, game_undo, round_replace
 
-from .conftest import fresh, record
+from .conftest import fresh, record, thirteen
 
 
 def state(game):
@@ -144,17 +144,19 @@ def test_round_record_keeps_the_breakdown_and_the_rules_of_the_round(game):
 
 def test_a_written_score_never_changes_when_the_rank_becomes_wild_later(game):
     record(game, 1, "Ana", {"Ben": "9C", "Cy": "9D", "Dee": "9H"})
-    for n in range(2, 8):
+    for n in range(2, 7):
         record(game, n, "Ana", {"Ben": "9C", "Cy": "2C", "Dee": "2D"})
+    record(game, 7, "Ana", thirteen(["Ben", "Cy", "Dee"]))
     data = game_data(fresh(game))
     assert data["rounds"][0]["scores"][1]["points"] == 5  # a nine in round 1
-    assert data["rounds"][6]["scores"][1]["points"] == 20  # a nine in round 7, nines wild
+    nine = data["rounds"][6]["scores"][1]["breakdown"][8]
+    assert nine == {"card": "9C", "points": 20, "wild": True}  # a nine in round 7, nines wild
 
 
 def test_round_record_typed_points(game):
-    record(game, 1, "Ana", {"Ben": "4C"}, {"Cy": 45, "Dee": 0})
+    record(game, 1, "Ana", {"Ben": "4C"}, {"Cy": 45, "Dee": 5})
     scores = {s.player.name: (s.points, s.typed) for s in Round.objects.get(number=1).scores.all()}
-    assert scores == {"Ana": (0, False), "Ben": (5, False), "Cy": (45, True), "Dee": (0, True)}
+    assert scores == {"Ana": (0, False), "Ben": (5, False), "Cy": (45, True), "Dee": (5, True)}
 
 
 def test_round_record_no_winner_scores_every_hand(game):
@@ -241,7 +243,7 @@ REFUSALS = [
         {"Dee": 900},
         {},
         "points.Dee",
-        "Dee cannot have 900 points: 7 cards score at most 140",
+        "In round 1 Dee holds 1 to 7 cards, which score from 5 to 140: 900 is not a total they can make",
     ),
     (
         1,

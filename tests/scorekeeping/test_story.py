@@ -54,14 +54,15 @@ def test_chart_is_svg_with_a_title_a_line_per_player_and_escaped_names(make_game
 
 def test_player_records_match_names_across_games(make_game, played):
     other = make_game(players=["ana", "Dee"], first_dealer="ana")
-    for n in range(1, 8):
+    for n in range(1, 7):
         record(other, n, "ana", {"Dee": "KC"})
+    record(other, 7, "ana", points={"Dee": 130})  # 13 cards of 10 points
     records = {r.name.casefold(): r for r in player_records()}
     ana = records["ana"]
     assert (ana.games, ana.won, ana.rounds, ana.rounds_won) == (2, 1, 11, 8)
     assert (ana.best, ana.worst) == (0, 15)
     assert ana.average == pytest.approx(25 / 11)
-    assert (records["dee"].games, records["dee"].won, records["dee"].worst) == (1, 0, 10)
+    assert (records["dee"].games, records["dee"].won, records["dee"].worst) == (1, 0, 130)
     assert records["ben"].worst == 30
     # Only the newest games count when asked for fewer: here the other game alone.
     newest = {r.name.casefold(): r for r in player_records(limit=1)}
@@ -83,8 +84,9 @@ def test_the_story_pages_say_when_they_show_only_the_newest_games(client, make_g
 
 def test_games_summaries_newest_first_with_winners(make_game, played):
     other = make_game(players=["Ana", "Dee"])
-    for n in range(1, 8):
+    for n in range(1, 7):
         record(other, n, "Dee", {"Ana": "KC"})
+    record(other, 7, "Dee", points={"Ana": 130})
     summaries = games_summaries()
     assert [s.game.pk for s in summaries] == [other.pk, played.pk]
     assert (summaries[0].finished, summaries[0].winners) == (True, ["Dee"])

@@ -188,7 +188,8 @@ def _editing_phone(game):
         ("contract", "buys-1", "99999999999", "buys"),
         ("contract", "buys-1", "40000", "every buy takes a card from the stock"),
         ("mexican", "points-1", "99999999999", "points"),
-        ("mexican", "points-1", "2000000000", "cannot have"),
+        ("mexican", "points-1", "2000000000", "is not a total they can make"),
+        ("mexican", "points-1", "7", "every card scores 5, 10, 15 or 20: 7 is not a possible total"),
     ],
 )
 def test_the_round_form_bounds_buys_and_points(client, ruleset, field, value, message):
