@@ -9,6 +9,10 @@ from .helpers import layoff, opening
 
 
 def _every_rules():
+    return list(_rules_params())
+
+
+def _rules_params():
     for slug in RULESETS:
         for variants in [[], *[[v.slug] for v in variants_for(slug)]]:
             yield pytest.param(find_rules(slug, variants), id="-".join([slug, *variants]))
