@@ -6,12 +6,9 @@ class RefereeConfig(AppConfig):
     verbose_name = "Referee"
 
     def ready(self) -> None:
-        from django.core.signals import setting_changed
-        from django.utils.translation import gettext, ngettext
+        from django.utils.translation import gettext, ngettext, pgettext
 
         from .engine.i18n import set_translators
-        from .language import forget_catalogues
 
-        # The engine speaks the language of the request (and English on its own).
-        set_translators(gettext, ngettext)
-        setting_changed.connect(forget_catalogues, dispatch_uid="referee-forget-catalogues")
+        # The engine speaks the language Django activated for the request (English on its own).
+        set_translators(gettext, ngettext, pgettext)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .engine import JOKER, Card, Suit
@@ -45,3 +46,17 @@ class Chip:
 
 def chips(cards: list[Card], wild_rank: int | None) -> list[Chip]:
     return [Chip(i, key_for(card, wild_rank)) for i, card in enumerate(cards)]
+
+
+_CARD_CODE = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AJQK])([CDHS])(?![\w])")
+_SUIT_SYMBOL = {suit.value: suit.symbol for suit in Suit}
+
+
+def symbols(text: str) -> str:
+    """A sentence with its cards as the page shows them: ``4H=7S`` becomes ``4♥=7♠``.
+
+    The engine writes cards in notation (what the API and a typed meld use); the pages show
+    the suit symbols of the keypad. Only whole card codes are replaced: a rank and a suit
+    letter standing alone (``10S``, ``QH``), never letters inside a word.
+    """
+    return _CARD_CODE.sub(lambda m: m.group(1) + _SUIT_SYMBOL[m.group(2)], text)

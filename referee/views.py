@@ -15,6 +15,8 @@ from .engine import (
     DEFAULT_RULESET,
     RULESETS,
     Action,
+    Kind,
+    Reading,
     RefereeError,
     Rules,
     Verdict,
@@ -176,27 +178,62 @@ def _group_view(state: RefereeState) -> list[dict[str, Any]]:
     return groups
 
 
+def _where_declared(state: RefereeState, groups_used: list[int], meld: int, index: int) -> tuple[int | None, int]:
+    """The group and card a wild was typed in, where the page can name what it stands for.
+
+    An opening or a go-out: the meld's own group. A layoff: the cards laid off (the exposed
+    meld's wilds are fixed already), after the exposed meld's cards in the combined meld.
+    """
+    if state.action in (Action.OPEN, Action.GO_OUT):
+        return (groups_used[meld] if meld < len(groups_used) else None), index
+    if state.action == Action.LAYOFF and len(state.groups) > 1:
+        on_table = len(state.groups[0].split())
+        if index >= on_table:
+            return 1, index - on_table
+    return None, index
+
+
+def _all_wild_words(rules: Rules, reading: Reading) -> str:
+    """An all-wild meld can be any book or run of its length: say so instead of listing them all."""
+    n = len(reading.cards)
+    if reading.kind is Kind.BOOK:
+        return _("Every card is wild: it may stand for any {book} of {n} (declare one, e.g. JK=Q).").format(
+            book=_(rules.book_word), n=n
+        )
+    return _("Every card is wild: it may stand for any {run} of {n} (declare one, e.g. JK=5S).").format(
+        run=_(rules.run_word), n=n
+    )
+
+
 def _verdict_view(state: RefereeState, verdict: Verdict) -> dict[str, Any]:
     """The verdict with, for each wild that could stand for more than one card, the choices to name."""
-    declarable = state.action in (Action.OPEN, Action.GO_OUT)
     groups_used = [i for i, g in enumerate(state.groups) if g.strip()]
     melds = []
     for k, laid in enumerate(verdict.melds):
+        reading = laid.reading
+        all_wild = len(reading.wilds) == len(reading.cards) and laid.ambiguous
         wilds = []
-        for placed in laid.reading.wilds:
-            choices = [str(c) for c in laid.choices(placed)]
-            group = groups_used[k] if declarable and k < len(groups_used) else None
+        for placed in reading.wilds:
+            group, index = _where_declared(state, groups_used, k, placed.index)
+            others = [str(c) for c in laid.choices(placed) if c != placed.identity]
             wilds.append(
                 {
                     "card": placed.card,
                     "name": placed.card.name,
                     "stands_for": placed.identity.name,
-                    "choices": choices if len(choices) > 1 and group is not None else [],
+                    "choices": others if group is not None and not all_wild else [],
                     "group": group,
-                    "index": placed.index,
+                    "index": index,
                 }
             )
-        melds.append({"description": laid.reading.describe(), "cards": str(laid.reading), "wilds": wilds})
+        melds.append(
+            {
+                "description": reading.describe(),
+                "cards": str(reading),
+                "wilds": wilds,
+                "all_wild": _all_wild_words(state.rules(), reading) if all_wild else "",
+            }
+        )
     return {
         "legal": verdict.legal,
         "reasons": verdict.reasons,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.engine import Component, Rules, TieBreak
 from referee.engine.cards import rank_text
@@ -83,18 +84,28 @@ def game_standings(*, game: Game) -> Standings:
         if by_wins and len({wins[p.pk] for p in tied}) > 1:
             counts = _(" against ").join(str(wins[p.pk]) for p in tied)
             notes.append(
-                _("{names} have {total} points each; most rounds won goes first ({counts}).").format(
-                    names=_names(tied), total=total, counts=counts
-                )
+                ngettext(
+                    "{names} have {total} point each; most rounds won goes first ({counts}).",
+                    "{names} have {total} points each; most rounds won goes first ({counts}).",
+                    total,
+                ).format(names=_names(tied), total=total, counts=counts)
             )
         for group_key in sorted({key(p) for p in tied}):
             group = [p for p in tied if key(p) == group_key]
             if len(group) > 1:
                 place = 1 + sum(key(q) < group_key for q in players)
                 if by_wins:
-                    message = _("{names} share place {place}: {total} points each and as many rounds won.")
+                    message = ngettext(
+                        "{names} share place {place}: {total} point each and as many rounds won.",
+                        "{names} share place {place}: {total} points each and as many rounds won.",
+                        total,
+                    )
                 else:
-                    message = _("{names} share place {place}: {total} points each.")
+                    message = ngettext(
+                        "{names} share place {place}: {total} point each.",
+                        "{names} share place {place}: {total} points each.",
+                        total,
+                    )
                 notes.append(message.format(names=_names(group), place=place, total=total))
     return Standings(finished=len(rounds) >= rules.last_round, rows=rows, notes=notes)
 

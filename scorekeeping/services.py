@@ -50,7 +50,7 @@ CardsInput = str | Sequence[str]
 
 
 def _where(rules: Rules, number: int) -> str:
-    return _("{word} {number}").format(word=_(rules.round_word), number=number)
+    return rules.round_name(number)
 
 
 def _names(names: list[str]) -> str:
@@ -344,16 +344,22 @@ def _plan_round(
             elif rules.buys.limit is not None and count > rules.buys.limit:
                 fail(
                     key,
-                    _("{name} took {count} buys; {title} allows at most {limit} a {word}").format(
+                    ngettext(
+                        "{name} took {count} buy; {title} allows at most {limit} a {word}",
+                        "{name} took {count} buys; {title} allows at most {limit} a {word}",
+                        count,
+                    ).format(
                         name=name, count=count, title=rules.title, limit=rules.buys.limit, word=_(rules.round_word)
                     ),
                 )
             elif count > rules.most_buys(len(players), number):
                 fail(
                     key,
-                    _("{name} took {count} buys, but every buy takes a card from the stock, which held {stock}").format(
-                        name=name, count=count, stock=rules.stock(len(players), number)
-                    ),
+                    ngettext(
+                        "{name} took {count} buy, but every buy takes a card from the stock, which held {stock}",
+                        "{name} took {count} buys, but every buy takes a card from the stock, which held {stock}",
+                        count,
+                    ).format(name=name, count=count, stock=rules.stock(len(players), number)),
                 )
             else:
                 row.buys = count
@@ -411,7 +417,11 @@ def _plan_round(
             fail(hand_key, message.format(where=_where(rules, number), name=name, most=most, n=len(row.cards)))
         if len(row.cards) > most:
             if row.buys:
-                message = _("{name} holds {n} cards, but could hold at most {most} ({dealt} dealt and {buys} buys)")
+                message = ngettext(
+                    "{name} holds {n} cards, but could hold at most {most} ({dealt} dealt and {buys} buy)",
+                    "{name} holds {n} cards, but could hold at most {most} ({dealt} dealt and {buys} buys)",
+                    row.buys,
+                )
             else:
                 message = _("{name} holds {n} cards, but could hold at most {most} ({dealt} dealt)")
             fail(hand_key, message.format(name=name, n=len(row.cards), most=most, dealt=rnd.dealt, buys=row.buys))
@@ -555,7 +565,7 @@ def _what_changed(game: Game, version: int) -> str:
 
 
 def _change_words(rules: Rules, change: Change) -> str:
-    where = _("{word} {number}").format(word=_(rules.round_word), number=change.round_number)
+    where = rules.round_name(change.round_number)
     if change.action == Change.Action.RECORD:
         return _("{where} was recorded").format(where=where)
     if change.action == Change.Action.CORRECT:

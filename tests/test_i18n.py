@@ -114,6 +114,10 @@ def test_the_engine_speaks_english_on_its_own_and_what_is_bound_inside_a_block()
             self.asked.append(plural)
             return singular if n == 1 else plural
 
+        def pgettext(self, context, message):
+            self.asked.append(f"{context}|{message}")
+            return message
+
     assert i18n.ENGLISH.gettext("{rank} of {suit}") == "{rank} of {suit}"
     assert i18n.ENGLISH.ngettext("one", "many", 2) == "many"
     recording = Recording()
@@ -126,40 +130,11 @@ def test_the_engine_speaks_english_on_its_own_and_what_is_bound_inside_a_block()
     assert Card.parse("7C").name == "Seven of clubs"  # unbound again: the installed default
 
 
-@pytest.mark.parametrize("language", ["en", "nl", "es"])
-def test_a_remembered_catalogue_says_what_django_says(language):
-    from django.utils import translation
-
-    from referee.language import Catalogue
-
-    catalogue = Catalogue(language)
-    singular = "{cards} appears twice; a run holds each card once"
-    plural = "{cards} appear twice; a run holds each card once"
-    for _ in range(2):  # looked up, then remembered
-        with translation.override(language):
-            assert catalogue.gettext("{rank} of {suit}") == translation.gettext("{rank} of {suit}")
-            for n in (1, 2):
-                assert catalogue.ngettext(singular, plural, n) == translation.ngettext(singular, plural, n)
-    with translation.override("en" if language != "en" else "nl"):  # the active language does not leak in
-        assert catalogue.gettext("seven") == Catalogue(language).gettext("seven")
-
-
-def test_a_catalogue_remembers_a_bounded_number_of_messages(monkeypatch):
-    from referee import language
-
-    monkeypatch.setattr(language, "MAX_REMEMBERED", 3)
-    catalogue = language.Catalogue("nl")
-    for i in range(10):
-        assert catalogue.gettext(f"not a message {i}") == f"not a message {i}"
-    assert catalogue.gettext("seven") == "zeven"
-    assert len(catalogue._singular) == 3
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("accept", "name"), [("nl", "Klaveren zeven"), ("es", "Siete de tréboles"), ("en", "Seven of clubs")]
 )
-def test_each_request_binds_its_own_language(client, accept, name):
+def test_each_request_speaks_its_own_language(client, accept, name):
     from django.utils import translation
 
     response = client.post(
@@ -170,12 +145,115 @@ def test_each_request_binds_its_own_language(client, accept, name):
         assert Card.parse("7C").name == "Seven of clubs"
 
 
-def test_remembered_catalogues_are_forgotten_when_the_languages_change():
-    from django.test import override_settings
+# --- one word per concept, and sentences without unfilled plurals or articles -------------
 
-    from referee.language import catalogue
+GLOSSARY = ROOT / "locale" / "glossary.toml"
 
-    catalogue("nl").gettext("seven")
-    assert catalogue.cache_info().currsize >= 1
-    with override_settings(LOCALE_PATHS=[]):
-        assert catalogue.cache_info().currsize == 0
+
+def _catalogue(language):
+    return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+
+
+def _translations(entry):
+    return [entry.msgstr] if not entry.msgid_plural else list(entry.msgstr_plural.values())
+
+
+def _glossary_terms():
+    import tomllib
+
+    glossary = tomllib.loads(GLOSSARY.read_text())
+    return [
+        pytest.param(language, name, term, id=f"{language}-{name}")
+        for language in glossary
+        for name, term in glossary[language].items()
+    ]
+
+
+@pytest.mark.parametrize(("language", "name", "term"), _glossary_terms())
+def test_each_concept_has_one_word(language, name, term):
+    import re
+
+    po = _catalogue(language)
+    by_id = {e.msgid: e for e in po if not e.msgctxt}
+    for msgid, expected in term.get("messages", {}).items():
+        assert by_id[msgid].msgstr == expected, (msgid, by_id[msgid].msgstr)
+    for pattern in term.get("avoid", []):
+        found = [(e.msgid, s) for e in po for s in _translations(e) if re.search(pattern, s, re.IGNORECASE)]
+        assert found == [], f"{name}: {term['use']} — {pattern!r} found"
+    for pattern in term.get("avoid_elsewhere", []):
+        found = [
+            e.msgid
+            for e in po
+            if e.msgid not in term["only_in"] and any(re.search(pattern, s) for s in _translations(e))
+        ]
+        assert found == [], f"{name}: {pattern!r} outside {term['only_in']}"
+
+
+COUNTS = {  # placeholders that count; {k} (a contract's parts) and {most} (a limit) are never followed by a noun at 1
+    "n", "count", "m", "buys", "total", "need", "cap", "parts", "limit", "least", "stock", "span",
+    "missing", "minutes",
+}  # fmt: skip
+# Messages whose count can never be 1 (or 0), so a plural noun after it is always right.
+NEVER_ONE = {
+    "{count} melds were given; the contract of {where} has {parts}": "more than 8 melds",
+    "{meld} has {n} cards; the contract asks for {wanted}": "a meld read as a book or run has 3+",
+    "{n} cards are more than a hand holds in {where}: at most {cap} after the draw ({dealt} dealt, 1 drawn)": "8+",
+    "{n} cards are every card a hand holds in {where} after the draw, leaving none to discard: "
+    "the {word} is won by discarding the last card, so keep one back": "8+",
+    "a {run} holds at most 13 cards; {meld} would hold {n}": "14+",
+    "{contract} takes {need} cards and one more must stay in hand to discard; the hand has {n}": "6+",
+    "these {n} cards cannot all be laid in {contract}": "the final round's exact hand size, 12+",
+    "In {where} {name} holds exactly {n} cards, which score from {low} to {high}: {value} is not a total "
+    "they can make": "12+",
+    "In {where} {name} holds {least} to {n} cards, which score from {low} to {high}: {value} is not a "
+    "total they can make": "7+",
+    "{name} holds {n} cards, but could hold at most {most} ({dealt} dealt)": "more than the deal, 8+",
+    "{n} cards are more than a hand holds in {where}: at most {cap} after the draw ({dealt} dealt, 1 "
+    "drawn and 2 for each of {buys} buy)": "8+",
+    "{name} holds {n} cards, but could hold at most {most} ({dealt} dealt and {buys} buy)": "8+",
+    "{name}… is too long: names have at most {n} characters": "30",
+    "{cards} spans {span} ranks ({low} to {high}), too far apart for a run of {n} cards: {gaps} but "
+    "{wilds}": "4+ cards",
+    "The request is too large: at most {size} bytes are accepted.": "megabytes",
+    "Too many new games from this address: at most {count} in {minutes} minutes.": "an hour",
+    "Too many wrong passwords from this address: at most {count} in {minutes} minutes.": "ten minutes",
+    "Too many wrong edit tokens from this address: at most {count} in {minutes} minutes.": "ten minutes",
+    "{word} {number}. Deal {dealt} cards each. {wilds}. Contract: {contract}. {dealer} deals, {first} starts. "
+    "{stock} cards in the stock.": "7+ dealt, a stock of 20+",
+}
+PLURAL_NOUN_AFTER_ONE = (
+    r"\b1 (cards|gaps|wilds|buys|points|melds|jokers|minutes|kaarten|gaten|wilde kaarten|aankopen|punten|meldingen"
+    r"|cartas|huecos|comodines|compras|puntos|combinaciones)\b"
+)
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_no_sentence_has_an_unfilled_plural_or_a_placeholder_article(language):
+    """Every brace-format message rendered with its counts at 0, 1 and 2, in each language."""
+    import re
+
+    from django.utils import translation
+
+    po = _catalogue("nl")  # the message ids; rendered through the language's own catalogue
+    checked = 0
+    for entry in po:
+        if "python-brace-format" not in entry.flags:
+            continue
+        names = set(re.findall(r"\{(\w+)(?:![rs])?\}", entry.msgid + entry.msgid_plural))
+        for count in (0, 1, 2):
+            values = {name: (count if name in COUNTS else "X") for name in names}
+            with translation.override(language):
+                if entry.msgid_plural:
+                    template = translation.ngettext(entry.msgid, entry.msgid_plural, count)
+                elif entry.msgctxt:
+                    template = translation.pgettext(entry.msgctxt, entry.msgid)
+                else:
+                    template = translation.gettext(entry.msgid)
+            text = template.format(**values)
+            checked += 1
+            assert not re.search(r"[{}]", text), (entry.msgid, text)
+            assert not re.search(r"\((a|s|e|es|en)\)|un\(a\)", text), (entry.msgid, text)
+            assert not re.search(r"\b(\w+) \1\b", text.replace("X X", "")), (entry.msgid, text)
+            if count == 1 and entry.msgid not in NEVER_ONE:
+                assert not re.search(PLURAL_NOUN_AFTER_ONE, text), (entry.msgid, text)
+    assert checked > 300

@@ -74,9 +74,12 @@ def copy_reasons(rules: Rules, cards: Iterable[Card], players: int | None) -> li
     over = [(card, n) for card, n in Counter(cards).items() if n > (deck.jokers if card.is_joker else deck.packs)]
     for card, count in sorted(over, key=lambda kv: kv[0].sort_key()):
         if card.is_joker:
-            reasons.append(
-                _("{count} jokers appear, but the packs hold only {most}").format(count=count, most=deck.jokers)
+            message = ngettext(
+                "{count} joker appears, but the packs hold only {most}",
+                "{count} jokers appear, but the packs hold only {most}",
+                count,
             )
+            reasons.append(message.format(count=count, most=deck.jokers))
         else:
             message = ngettext(
                 "{card} appears {count} times, but one pack holds only {most}",
@@ -95,10 +98,6 @@ def check_copies(rules: Rules, cards: Iterable[Card], players: int | None = None
 
 def _wilds(rules: Rules, number: int) -> Wilds:
     return Wilds(rules.wild_rank(number))
-
-
-def _round_name(rules: Rules, number: int) -> str:
-    return _("{word} {number}").format(word=_(rules.round_word), number=number)
 
 
 def _fits(rules: Rules, component: Component, cards: Sequence[Played], readings: list[Reading], exact: bool) -> bool:
@@ -136,7 +135,7 @@ def check_layout(
     the ruleset allows, which bounds how many cards the hand can hold."""
     action = Action.GO_OUT if final else Action.OPEN
     rnd = rules.round(number)
-    where = _round_name(rules, number)
+    where = rules.round_name(number)
     if final and not rnd.final:
         if not any(r.final for r in rules.rounds):
             message = _(
@@ -148,8 +147,8 @@ def check_layout(
                 "{where} of {name} has no go-out layout: it is won by discarding the last card; "
                 "only {last} is won by laying the whole hand down"
             )
-        last = _round_name(rules, rules.rounds[-1].number)
-        return _illegal(action, [message.format(where=where, name=rules.name, last=last)])
+        last = rules.round_name(rules.rounds[-1].number)
+        return _illegal(action, [message.format(where=where, name=rules.display_name, last=last)])
     if not final and rnd.final:
         return _illegal(
             action,
@@ -218,23 +217,23 @@ def check_layout(
     for c, i in enumerate(order):
         component = contract[c]
         got, why = readings(i, component.kind)
-        wanted = rules.component_words(component, exact=exact)
+        wanted = rules.component_with_article(component, exact=exact)
         label = _label(i, melds[i])
         if not got:
-            reasons += [_("{meld} is not a {wanted}: {why}").format(meld=label, wanted=wanted, why=w) for w in why]
+            reasons += [_("{meld} is not {wanted}: {why}").format(meld=label, wanted=wanted, why=w) for w in why]
         elif not _fits(rules, component, melds[i], got, exact):
-            message = _("{meld} has {n} cards; the contract asks for a {wanted}")
+            message = _("{meld} has {n} cards; the contract asks for {wanted}")
             reasons.append(message.format(meld=label, n=len(melds[i]), wanted=wanted))
     for i in sorted(set(range(m)) - set(order)):
         label = _label(i, melds[i])
         reasons.append(_("{meld} is one meld more than the contract; no extra melds").format(meld=label))
         if not readings(i, Kind.BOOK)[0] and not readings(i, Kind.RUN)[0]:
             kind = _intent(melds[i], wilds)
-            word = _(rules.book_word if kind is Kind.BOOK else rules.run_word)
-            either = _("{meld} is not a {word} either: {why}")
+            word = rules.kind_with_article(kind)
+            either = _("{meld} is not {word} either: {why}")
             reasons += [either.format(meld=label, word=word, why=w) for w in readings(i, kind)[1]]
     for c in range(len(order), k):
-        reasons.append(_("missing: a {wanted}").format(wanted=rules.component_words(contract[c], exact=exact)))
+        reasons.append(_("missing: {wanted}").format(wanted=rules.component_with_article(contract[c], exact=exact)))
     if not reasons:
         reasons.append(
             _join_reason(rules, [readings(i, contract[c].kind)[0] for c, i in enumerate(order)], melds, order)
@@ -256,13 +255,14 @@ def buys_reasons(rules: Rules, number: int, buys: int | None, players: int | Non
         return []
     most = most_buys(rules, number, players)
     if not rules.buys.allowed:
-        return [_("{name} has no buys").format(name=rules.name)]
+        return [_("{name} has no buys").format(name=rules.display_name)]
     if buys > most:
-        return [
-            _("{buys} buys are more than {name} allows in a {word}: at most {most}").format(
-                buys=buys, name=rules.name, word=_(rules.round_word), most=most
-            )
-        ]
+        message = ngettext(
+            "{buys} buy is more than {name} allows in a {word}: at most {most}",
+            "{buys} buys are more than {name} allows in a {word}: at most {most}",
+            buys,
+        )
+        return [message.format(buys=buys, name=rules.display_name, word=_(rules.round_word), most=most)]
     return []
 
 
@@ -279,7 +279,7 @@ def layout_size_reasons(
     """A layout laid before going out (an opening, a layoff) keeps at least one card back to
     discard, and none holds more cards than the hand can."""
     rnd = rules.round(number)
-    where = _round_name(rules, number)
+    where = rules.round_name(number)
     cap = hand_capacity(rules, number, buys=buys, players=players)
     dealt = rnd.dealt
     if count > cap:
@@ -352,11 +352,11 @@ def _join_reason(
                     first=_label(lo, melds[lo]),
                     second=_label(hi, melds[hi]),
                     run=_(rules.run_word),
-                    name=rules.name,
+                    name=rules.display_name,
                     runs=_(rules.run_plural),
                 )
     message = _("the {runs} join up; in {name} same-suit {runs} must overlap or leave a gap")
-    return message.format(runs=_(rules.run_plural), name=rules.name)
+    return message.format(runs=_(rules.run_plural), name=rules.display_name)
 
 
 def _cards_left(rules: Rules, number: int, laid: int, buys: int | None) -> int | None:
@@ -368,7 +368,7 @@ def _cards_left(rules: Rules, number: int, laid: int, buys: int | None) -> int |
 
 def _notes(rules: Rules, number: int, final: bool, left: int | None = None) -> tuple[str, ...]:
     if final:
-        won = _("{where} is won: every card is laid, no discard.").format(where=_round_name(rules, number))
+        won = _("{where} is won: every card is laid, no discard.").format(where=rules.round_name(number))
         return (capfirst(won),)
     if left == 1:
         return (_("This leaves one card in hand: discard it and you are out."),)
@@ -458,14 +458,19 @@ def _layoff_misfit(rules: Rules, t: Reading, cards: Sequence[Played], wilds: Wil
             for p in cards
             if wilds(p.card) and p.declared is not None and p.declared.rank != t.rank
         ]
-        return reasons or [_("{cards} cannot be added to {meld}").format(cards=_quote(cards), meld=onto)]
+        cannot_add = ngettext("{cards} cannot be added to {meld}", "{cards} cannot be added to {meld}", len(cards))
+        return reasons or [cannot_add.format(cards=_quote(cards), meld=onto)]
     other_suit = _("{card} is not of {suit}: {meld} takes only {suit}")
     suit = t.suit.noun if t.suit else ""
     reasons = [other_suit.format(card=p.card, suit=suit, meld=onto) for p in natural if p.card.suit is not t.suit]
     if len(t.cards) + len(cards) > 13:
         message = _("a {run} holds at most 13 cards; {meld} would hold {n}")
         reasons.append(message.format(run=_(rules.run_word), meld=onto, n=len(t.cards) + len(cards)))
-    message = _("{cards} cannot be added to {meld}: a {run} grows only at its ends, here {ends}")
+    message = ngettext(
+        "{cards} cannot be added to {meld}: a {run} grows only at its ends, here {ends}",
+        "{cards} cannot be added to {meld}: a {run} grows only at its ends, here {ends}",
+        len(cards),
+    )
     reasons.append(message.format(cards=_quote(cards), meld=onto, run=_(rules.run_word), ends=_ends(t)))
     return reasons
 
@@ -483,7 +488,7 @@ def _ends(run: Reading) -> str:
 
 def _final_no_table(rules: Rules, number: int) -> str:
     message = _("in {where} nothing is on the table to add to: it is won by laying the whole hand down at once")
-    return message.format(where=_round_name(rules, number))
+    return message.format(where=rules.round_name(number))
 
 
 def check_swap(
@@ -505,7 +510,7 @@ def check_swap(
             )
         else:
             message = _("{name} fixes wilds once played: they cannot be taken back")
-        reasons.append(message.format(name=rules.name))
+        reasons.append(message.format(name=rules.display_name))
         return _illegal(action, reasons)
     if rnd.final:
         return _illegal(action, [_final_no_table(rules, number)])

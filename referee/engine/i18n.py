@@ -1,10 +1,11 @@
 """Translation for the engine's words and messages, without Django.
 
 Messages are written ``_("{card} is not wild").format(card=...)`` so that gettext
-catalogues can hold them. On its own the engine speaks English. The web layer installs
-Django's ``gettext``/``ngettext`` with ``set_translators`` (used wherever nothing else is
-bound), and binds a request's language with ``translating`` for the length of a request,
-so that a message costs a dictionary look-up rather than a search for the active language.
+catalogues can hold them; a message whose words depend on what they describe (an article
+that follows the noun's gender) takes a context: ``pgettext("run", "a {noun} of {n}+")``.
+On its own the engine speaks English. The web layer installs Django's functions with
+``set_translators``, which follow the language Django activated for the request;
+``translating`` binds another translator inside a block (this thread or task only).
 """
 
 from __future__ import annotations
@@ -20,25 +21,39 @@ class Translator(Protocol):
 
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
+    def pgettext(self, context: str, message: str) -> str: ...
+
 
 class Functions:
-    """A translator made of two functions."""
+    """A translator made of three functions."""
 
-    def __init__(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+    def __init__(
+        self,
+        gettext: Callable[[str], str],
+        ngettext: Callable[[str, str, int], str],
+        pgettext: Callable[[str, str], str],
+    ) -> None:
         self.gettext = gettext
         self.ngettext = ngettext
+        self.pgettext = pgettext
 
 
-ENGLISH = Functions(lambda message: message, lambda singular, plural, n: singular if n == 1 else plural)
+ENGLISH = Functions(
+    lambda message: message,
+    lambda singular, plural, n: singular if n == 1 else plural,
+    lambda context, message: message,
+)
 
 _default: Translator = ENGLISH
 _bound: ContextVar[Translator | None] = ContextVar("referee_translator", default=None)
 
 
-def set_translators(gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]) -> None:
+def set_translators(
+    gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str], pgettext: Callable[[str, str], str]
+) -> None:
     """The translator used wherever ``translating`` has bound none."""
     global _default
-    _default = Functions(gettext, ngettext)
+    _default = Functions(gettext, ngettext, pgettext)
 
 
 @contextmanager
@@ -57,6 +72,10 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return (_bound.get() or _default).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return (_bound.get() or _default).pgettext(context, message)
 
 
 def N_(message: str) -> str:

@@ -233,18 +233,27 @@ def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
 
 
 def _span_reason(cards: Sequence[Played], natural: list[Card], span: int, n: int) -> str:
-    ordered = sorted(natural, key=lambda c: c.sort_key())
+    ordered = _in_run_order(natural, span)
     missing = span - len(natural)
-    message = ngettext(
-        "{cards} spans {span} ranks ({low} to {high}), too far apart for a run of {n} cards: "
-        "{missing} gaps to fill but only {wilds} wild",
-        "{cards} spans {span} ranks ({low} to {high}), too far apart for a run of {n} cards: "
-        "{missing} gaps to fill but only {wilds} wilds",
-        n - len(natural),
+    wild_count = n - len(natural)
+    gaps = ngettext("{n} gap to fill", "{n} gaps to fill", missing).format(n=missing)
+    wilds = ngettext("only {n} wild", "only {n} wilds", wild_count).format(n=wild_count) if wild_count else _("no wild")
+    message = _(
+        "{cards} spans {span} ranks ({low} to {high}), too far apart for a run of {n} cards: {gaps} but {wilds}"
     )
-    return message.format(
-        cards=_quote(cards), span=span, low=ordered[0], high=ordered[-1], n=n, missing=missing, wilds=n - len(natural)
-    )
+    return message.format(cards=_quote(cards), span=span, low=ordered[0], high=ordered[-1], n=n, gaps=gaps, wilds=wilds)
+
+
+def _in_run_order(natural: list[Card], span: int) -> list[Card]:
+    """The cards as the run would read them: an ace at the top where it spans fewer ranks high."""
+    others = [c.rank for c in natural if c.rank is not None and c.rank != ACE]
+    ace_high = bool(others) and HIGH_ACE - min(others) + 1 == span and max(others) != span
+
+    def position(card: Card) -> int:
+        assert card.rank is not None
+        return HIGH_ACE if card.rank == ACE and ace_high else card.rank
+
+    return sorted(natural, key=lambda c: (position(c), c.sort_key()))
 
 
 def _run_readings(cards: Sequence[Played], fixed: list[bool]) -> list[Reading]:

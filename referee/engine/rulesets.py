@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from .cards import KING, rank_plural
 from .errors import PlayerCountError, RoundOutOfRange, UnknownRuleset, UnknownVariant
-from .i18n import N_, _, capfirst
+from .i18n import N_, _, capfirst, pgettext
 
 PACK_SIZE = 52
 
@@ -25,6 +25,10 @@ _PLURALS = {
     N_("run"): N_("runs"),
     N_("sequence"): N_("sequences"),
 }
+
+# A round named in a sentence ("in round 3"): one message per word, since the article a
+# language puts before it follows the word ("la ronda 3", "el reparto 3").
+_ROUND_NAMES = {N_("round"): N_("round {number}"), N_("deal"): N_("deal {number}")}
 
 
 class Kind(enum.Enum):
@@ -157,10 +161,9 @@ class Rules:
     def round(self, number: int) -> Round:
         if not 1 <= number <= len(self.rounds):
             raise RoundOutOfRange(
-                _("{slug} has no {word} {number}: it plays {words} 1-{last}").format(
-                    slug=self.slug,
-                    word=_(self.round_word),
-                    number=number,
+                _("{name} has no {where}: it plays {words} 1-{last}").format(
+                    name=self.display_name,
+                    where=self.round_name(number),
                     words=_(self.round_plural),
                     last=len(self.rounds),
                 )
@@ -200,6 +203,25 @@ class Rules:
         if component.kind is Kind.BOOK:
             return _(self.book_word) if count == 1 else _(self.book_plural)
         return _(self.run_word) if count == 1 else _(self.run_plural)
+
+    def round_name(self, number: int) -> str:
+        """``round 3``, ``deal 3``: a round named in a sentence, with the article a language needs."""
+        return _(_ROUND_NAMES[self.round_word]).format(number=number)
+
+    def component_with_article(self, component: Component, *, exact: bool | None = None) -> str:
+        """``a book of 3+``, ``a sequence of exactly 4``: the article follows the noun (hence the context)."""
+        exact = self.exact_opening if exact is None else exact
+        if component.kind is Kind.BOOK:
+            template = pgettext("book", "a {noun} of exactly {n}") if exact else pgettext("book", "a {noun} of {n}+")
+        else:
+            template = pgettext("run", "a {noun} of exactly {n}") if exact else pgettext("run", "a {noun} of {n}+")
+        return template.format(noun=self._noun(component, 1), n=component.length)
+
+    def kind_with_article(self, kind: Kind) -> str:
+        """``a book``, ``a sequence``."""
+        if kind is Kind.BOOK:
+            return pgettext("book", "a {noun}").format(noun=_(self.book_word))
+        return pgettext("run", "a {noun}").format(noun=_(self.run_word))
 
     def component_words(self, component: Component, *, exact: bool | None = None, count: int = 1) -> str:
         """``book of 3+`` or ``sequence of exactly 4``."""

@@ -20,7 +20,6 @@ from .checks import (
     Verdict,
     _hand_size_reasons,
     _illegal,
-    _round_name,
     buys_reasons,
     check_copies,
     check_layout,
@@ -233,7 +232,7 @@ def solve_open(
             Action.OPEN,
             [
                 _("this hand holds no opening for {where}: {contract}").format(
-                    where=_round_name(rules, number), contract=rules.contract_words(number)
+                    where=rules.round_name(number), contract=rules.contract_words(number)
                 )
             ],
         )
@@ -304,7 +303,7 @@ def solve_go_out(
     check_copies(rules, hand, players)
     if not rnd.final:
         return check_layout(rules, number, [[Played(c) for c in hand]], final=True, players=players)
-    where = _round_name(rules, number)
+    where = rules.round_name(number)
     size = buys_reasons(rules, number, buys, players) or _hand_size_reasons(rules, number, len(hand), where, buys)
     if size:
         return _illegal(Action.GO_OUT, size)

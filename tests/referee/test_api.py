@@ -123,7 +123,11 @@ BAD_CHECKS = [
     ),
     ({"round": 2, "action": "open", "hand": "7C 7D ZZ"}, "hand", "card 3: 'ZZ' is not a card"),
     ({"round": 2, "action": "open", "hand": "7C 7C 7C 9S 10S JS QS"}, "hand", "7C appears 3 times"),
-    ({"round": 9, "action": "open", "melds": ["7C 7D 7H"]}, "round", "mexican has no round 9: it plays rounds 1-7"),
+    (
+        {"round": 9, "action": "open", "melds": ["7C 7D 7H"]},
+        "round",
+        "Mexican Rummy has no round 9: it plays rounds 1-7",
+    ),
     ({"round": 0, "action": "open", "melds": ["7C 7D 7H"]}, "round", "greater than or equal to 1"),
     ({"ruleset": "gin", "round": 1, "action": "open", "melds": ["7C"]}, "ruleset", "unsupported ruleset: 'gin'"),
     ({"variants": ["nope"], "round": 1, "action": "open", "melds": ["7C"]}, "variants", "unsupported variant: 'nope'"),

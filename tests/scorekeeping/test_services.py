@@ -307,7 +307,7 @@ def test_round_record_stale_version_is_a_conflict_saying_what_changed(game):
 def test_buys_raise_the_cards_a_player_may_hold(make_game):
     game = make_game(variants=["buy-discard"])
     eleven = "2C 4C 5C 6C 7C 8C 9C 10C JC QC KC"
-    with pytest.raises(InvalidInput, match="Ben holds 11 cards, but could hold at most 9 \\(7 dealt and 1 buys\\)"):
+    with pytest.raises(InvalidInput, match="Ben holds 11 cards, but could hold at most 9 \\(7 dealt and 1 buy\\)"):
         record(game, 1, "Ana", {"Ben": eleven, "Cy": "5D", "Dee": "6D"}, buys={"Ben": 1})
     record(game, 1, "Ana", {"Ben": eleven, "Cy": "5D", "Dee": "6D"}, buys={"Ben": 2})
     assert Round.objects.get(number=1).scores.get(player__name="Ben").buys == 2

@@ -83,8 +83,11 @@ def start_game(
     return page.url
 
 
-def enter_round(page: Page, number: int, winner: str | None, hands: dict[str, list[str]]) -> None:
-    """Record a round the way a player does: tap who went out, then each hand's cards on the keypad."""
+def enter_round(
+    page: Page, number: int, winner: str | None, hands: dict[str, list[str]], points: dict[str, int] | None = None
+) -> None:
+    """Record a round the way a player does: tap who went out, then each hand's cards on the keypad
+    (or type a hand's points)."""
     entry = page.locator("#entry")
     expect(entry.get_by_role("heading", name=re.compile(f"Record round {number}"))).to_be_visible()
     entry.locator(".went-out label", has_text=winner or "No one").click()
@@ -93,4 +96,6 @@ def enter_round(page: Page, number: int, winner: str | None, hands: dict[str, li
         for card in cards:
             page.locator(".keypad").get_by_role("button", name=re.compile(f"^{card}(, wild)?$")).click()
         expect(page.locator(f".player-entry:has-text('{name}') .chips button")).to_have_count(len(cards))
+    for name, value in (points or {}).items():
+        page.locator(f".player-entry:has-text('{name}') input.points-input").fill(str(value))
     entry.get_by_role("button", name=f"Record round {number}").click()

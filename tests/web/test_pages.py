@@ -247,3 +247,41 @@ def test_a_name_with_a_control_character_is_refused_by_name(client):
 @pytest.mark.parametrize("path", ["/g/ab%00cd/", "/g/ab%00cd/live/", "/g/ab%00cd/export.csv", "/g/" + "x" * 17 + "/"])
 def test_an_address_that_is_no_game_id_is_404(client, path):
     assert client.get(path).status_code == 404
+
+
+def test_referee_verdicts_show_cards_as_the_keypad_does(client):
+    base = {"ruleset": "mexican", "round": "2", "action": "open", "active": "0"}
+    refused = client.post("/referee/", {**base, "group": ["9S 10S QS AS", "7C 7D 7H"], "op": "check"})
+    html = refused.content.decode()
+    assert "9♠ 10♠ Q♠ A♠ spans 6 ranks (9♠ to A♠)" in html
+    assert "9S 10S" not in html.split('id="verdict"')[1]
+
+
+def test_referee_offers_only_the_other_readings_of_a_wild(client):
+    base = {"ruleset": "mexican", "round": "2", "action": "open", "active": "0"}
+    checked = client.post("/referee/", {**base, "group": ["7C 7D 7H", "5S 6S 7S JK"], "op": "check"}).content.decode()
+    assert "Joker stands for four of spades." in checked
+    assert 'value="1:3:8S"' in checked and 'value="1:3:4S"' not in checked
+
+
+def test_referee_offers_the_choice_for_a_wild_laid_off(client):
+    base = {"ruleset": "mexican", "round": "2", "action": "layoff", "active": "1"}
+    checked = client.post("/referee/", {**base, "group": ["5S 6S 7S 8S", "JK"], "op": "check"}).content.decode()
+    assert "✔ Legal" in checked
+    assert "Joker stands for four of spades." in checked and 'value="1:0:9S"' in checked
+    declared = client.post("/referee/", {**base, "group": ["5S 6S 7S 8S", "JK"], "declare": "1:0:9S"})
+    assert "Joker stands for nine of spades." in declared.content.decode()
+
+
+def test_an_all_wild_meld_says_so_instead_of_listing_every_reading(client):
+    base = {"ruleset": "mexican", "round": "1", "action": "open", "active": "0"}
+    checked = client.post("/referee/", {**base, "group": ["JK JK JK", "8S 8D 8H"], "op": "check"}).content.decode()
+    assert "Every card is wild: it may stand for any book of 3" in checked
+    assert 'name="declare"' not in checked
+
+
+def test_can_i_says_what_is_left_in_hand_once(client):
+    base = {"ruleset": "mexican", "round": "2", "action": "hand", "active": "0"}
+    html = client.post("/referee/", {**base, "group": ["7C 7D 4H 9S 10S JS QS KD 2C"], "op": "check"}).content.decode()
+    assert "✔ Legal" in html
+    assert html.count("Left in hand") == 1 and "Left in hand: 2♣ K♦." in html
