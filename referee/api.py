@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -15,7 +14,6 @@ from rest_framework.views import APIView
 from .engine import DEFAULT_RULESET, RULESETS, Action
 from .fields import CardsField, MeldsField
 from .representations import penalty_data, rules_data, verdict_data
-from .responses import rendered
 from .serializers import InputSerializer
 from .services import referee_check, referee_rules, referee_score
 
@@ -99,7 +97,7 @@ class CheckView(APIView):
         unused = serializers.ListField(child=serializers.CharField())
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 400: ERROR})
-    def post(self, request: Request) -> HttpResponse:
+    def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -116,7 +114,7 @@ class CheckView(APIView):
             opened_this_turn=data["opened_this_turn"],
             buys=data["buys"],
         )
-        return rendered(verdict_data(verdict))
+        return Response(verdict_data(verdict))
 
 
 class ScoreView(APIView):
@@ -147,7 +145,7 @@ class ScoreView(APIView):
         )
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 400: ERROR})
-    def post(self, request: Request) -> HttpResponse:
+    def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -158,7 +156,7 @@ class ScoreView(APIView):
             cards=data["cards"],
             players=data["players"],
         )
-        return rendered(penalty_data(penalty))
+        return Response(penalty_data(penalty))
 
 
 VARIANTS_PARAM = OpenApiParameter(

@@ -14,6 +14,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from referee.serializers import InputSerializer
+
 from .models import Change
 
 FORMAT = "rummy-referee/game"
@@ -30,23 +32,10 @@ MAX_ROUNDS = 100
 MAX_HISTORY = 500
 
 
-class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Refuses keys it does not declare, naming each one, alongside any other error of the object."""
+class StrictSerializer(InputSerializer):
+    """An object of the document: its declared keys only, any other refused by name and place."""
 
-    def to_internal_value(self, data: Any) -> Any:
-        errors: dict[str, Any] = {}
-        try:
-            value = super().to_internal_value(data)
-        except serializers.ValidationError as exc:
-            errors = dict(exc.detail) if isinstance(exc.detail, Mapping) else {"non_field_errors": exc.detail}
-            value = None
-        if isinstance(data, Mapping):
-            for key in data:
-                if key not in self.fields:
-                    errors[str(key)] = [f"unknown key {key!r}: a game export holds no such key"]
-        if errors:
-            raise serializers.ValidationError(errors)
-        return value
+    unknown_key_message = "unknown key {key!r}: a game export holds no such key"
 
 
 class UTCDateTimeField(serializers.DateTimeField):

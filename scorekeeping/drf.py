@@ -1,4 +1,4 @@
-"""The API's plumbing: one error path, JSON-only content negotiation, a direct JSON parser.
+"""The API's plumbing: one error path, and DRF's JSON parser refusing what it would let through.
 
 One error path for the whole API: domain errors and validation errors as 4xx JSON.
 
@@ -7,18 +7,11 @@ Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}`
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from typing import IO, Any
 
 from rest_framework import exceptions, status
-from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import BaseParser
 from rest_framework.parsers import JSONParser as DRFJSONParser
-from rest_framework.renderers import BaseRenderer
-from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.json import strict_constant
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from referee.engine import RefereeError
@@ -50,34 +43,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return handled
 
 
-class JSONOnlyNegotiation(BaseContentNegotiation):
-    """The API speaks JSON only: take the one parser and renderer without weighing headers."""
-
-    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
-        content_type = (request.content_type or "").split(";")[0].strip()
-        return next((p for p in parsers if p.media_type == content_type), None)
-
-    def select_renderer(
-        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        renderer = next(iter(renderers))
-        return renderer, renderer.media_type
-
-
 class JSONParser(DRFJSONParser):
-    """DRF's JSON parser, reading the body in one piece.
+    """DRF's JSON parser, refusing what would otherwise answer 500 later.
 
-    DRF hands its parser the body (already in memory) as a stream and decodes it through a
-    codec reader; ``json.loads`` takes the bytes as they are (UTF-8, -16 or -32, as RFC 8259
-    allows). NaN and Infinity are refused as DRF refuses them.
+    JSON nested deeper than Python's stack (the decoder recurses once per level) and a lone
+    surrogate escape (``"\\ud800"``: half a character, which no text can be written with,
+    neither as UTF-8 nor into a database) are refused as parse errors, 400.
     """
 
-    def parse(self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(self, stream: IO[Any], media_type: str | None = None, parser_context: Any = None) -> Any:
         try:
-            data = json.loads(stream.read(), parse_constant=strict_constant if self.strict else None)
-        except ValueError as exc:  # includes UnicodeDecodeError
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
-        except RecursionError:  # json's decoder recurses once per level of nesting
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
             raise exceptions.ParseError("JSON parse error - nested too deeply") from None
         where = lone_surrogate(data)
         if where is not None:

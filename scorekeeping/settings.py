@@ -135,7 +135,6 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "scorekeeping.drf.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scorekeeping.drf.JSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "scorekeeping.drf.JSONOnlyNegotiation",
 }
 
 SPECTACULAR_SETTINGS = {

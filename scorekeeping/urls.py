@@ -25,7 +25,7 @@ handler500 = health.handler500
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
-    *referee_urls.api_urlpatterns,
+    path("api/", include(referee_urls.api_urlpatterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("referee.urls")),
