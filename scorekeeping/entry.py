@@ -14,11 +14,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, parse_cards
+from referee.engine.rounds import cutter_seat
 from referee.formdata import form_int
 from referee.presentation import Chip, Key, chips, keypad
 
 from .models import Game, Player, Round
-from .services import RoundPlan, round_preview, rules_for
+from .services import round_preview, rules_for
 
 NO_WINNER = "none"
 
@@ -151,7 +152,7 @@ def entry_view(
     """
     rules = rules_for(game)
     wild = rules.wild_rank(number)
-    plan: RoundPlan = round_preview(game=game, number=number, **state.service_args(players))
+    plan = round_preview(game=game, number=number, **state.service_args(players))
     shown: Mapping[str, list[str]] = errors if errors is not None else _typed_only(plan.errors, state, players)
     by_name = {p.name.casefold(): p for p in players}
     per_player: dict[int, list[str]] = {p.seat: [] for p in players}
@@ -166,7 +167,7 @@ def entry_view(
     winner_seat = form_int(state.winner, None)
     rows: list[PlayerRow] = []
     for p in players:
-        row = plan.row(p)
+        row = plan.hands[p.seat]
         try:
             cards = parse_cards(state.hands.get(p.seat, ""))
         except RefereeError:
@@ -180,7 +181,7 @@ def entry_view(
                 buys=state.buys.get(p.seat, ""),
                 chips=chips(cards, wild),
                 penalty=0 if went_out else (row.penalty if (cards or row.typed) else None),
-                breakdown=" + ".join(str(b["points"]) for b in row.breakdown),
+                breakdown=" + ".join(str(b.points) for b in row.breakdown),
                 errors=per_player[p.seat],
                 went_out=went_out,
                 active=state.active == p.seat,
@@ -191,8 +192,7 @@ def entry_view(
         if first is not None:
             first.active = True
             state.active = first.player.seat
-    dealer = plan.dealer
-    cutter = players[(dealer.seat - 1) % len(players)].name
+    cutter = players[cutter_seat(plan.dealer, len(players))].name
     return EntryView(
         number=number,
         round_word=_(rules.round_word),

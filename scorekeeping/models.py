@@ -1,6 +1,6 @@
 """Games, players, rounds, scores and the history of every change.
 
-Business rules live in ``services.py``; these are the tables. A round stores the rules it
+The rules live in the engine and the writes in ``services/``; these are the tables. A round stores the rules it
 was scored with (wild rank, cards dealt, dealer) and every score its points and
 breakdown, so a written score never changes when the tables would say otherwise later.
 """

@@ -11,10 +11,11 @@ from django.utils.translation import ngettext
 
 from referee.engine import Component, Rules, TieBreak
 from referee.engine.cards import rank_text
+from referee.engine.rounds import dealer_seat
+from referee.engine.words import names_and
 
 from .models import Change, Game, Player, Round, Score
-from .services import _names as names_words
-from .services import dealer_seat, rules_for
+from .services import rules_for
 
 
 def games_with_everything() -> QuerySet[Game]:
@@ -54,7 +55,7 @@ class Standings:
 
 
 def _names(players: list[Player]) -> str:
-    return names_words([p.name for p in players])
+    return names_and([p.name for p in players])
 
 
 def game_standings(*, game: Game) -> Standings:
@@ -136,7 +137,7 @@ def game_current_round(*, game: Game) -> CurrentRound | None:
         return None
     players: list[Player] = list(game.players.all())
     n = len(players)
-    dealer = dealer_seat(game, number, n)
+    dealer = dealer_seat(game.first_dealer_seat, number, n)
     deck = rules.deck(n)
     wild = rules.wild_rank(number)
     rnd = rules.round(number)

@@ -1,0 +1,29 @@
+"""Score-keeping's writes, by job: tokens, games, rounds, and the history (undo).
+
+Every function validates everything first and writes nothing when it refuses; the rules
+(what a round scores, what a hand may hold) are the engine's (``referee.engine.rounds``);
+the services map names to rows, lock the game, write and log.
+"""
+
+from .games import MAX_NAME, clean_name, game_create, holds_control_characters, rules_for
+from .history import game_undo
+from .rounds import CardsInput, round_preview, round_record, round_replace
+from .snapshots import round_restore, round_snapshot
+from .tokens import game_token_valid, token_hash
+
+__all__ = [
+    "MAX_NAME",
+    "CardsInput",
+    "clean_name",
+    "game_create",
+    "game_token_valid",
+    "game_undo",
+    "holds_control_characters",
+    "round_preview",
+    "round_record",
+    "round_replace",
+    "round_restore",
+    "round_snapshot",
+    "rules_for",
+    "token_hash",
+]

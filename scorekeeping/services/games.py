@@ -1,0 +1,110 @@
+"""Creating a game: the rules and variants, the players in seat order, the first dealer."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
+from referee.engine.rounds import draw_for_dealer, name_key
+
+from ..errors import InvalidInput
+from ..models import Game, Player
+from .tokens import new_token, token_hash
+
+MAX_NAME = 30
+
+
+def rules_for(game: Game) -> Rules:
+    return find_rules(game.ruleset, game.variants)
+
+
+def holds_control_characters(text: str) -> bool:
+    """Control characters or lone surrogates: no name or card holds them, and a database may
+    refuse them (PostgreSQL stores no NUL byte in text or JSON)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
+
+
+def clean_name(text: str) -> str:
+    """A name as it is kept: white space folded, composed (NFC), so "é" typed either way is one name."""
+    return unicodedata.normalize("NFC", " ".join(text.split()))
+
+
+def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
+    errors: dict[str, list[str]] = {}
+    cleaned: list[str] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(names):
+        key = f"players.{i}"
+        name = clean_name(raw) if isinstance(raw, str) else ""
+        if not name:
+            errors.setdefault(key, []).append(_("player {n} needs a name").format(n=i + 1))
+        elif holds_control_characters(name):
+            errors.setdefault(key, []).append(_("player {n}: a name cannot hold control characters").format(n=i + 1))
+        elif len(name) > MAX_NAME:
+            message = _("{name}… is too long: names have at most {n} characters")
+            errors.setdefault(key, []).append(message.format(name=name[:MAX_NAME], n=MAX_NAME))
+        elif name_key(name) in seen:
+            message = _("{name} is already at the table (player {n}); names must differ")
+            errors.setdefault(key, []).append(message.format(name=name, n=seen[name_key(name)] + 1))
+        else:
+            seen[name_key(name)] = i
+        cleaned.append(name)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        message = _("{title} is for {low}-{high} players, not {n}")
+        errors.setdefault("players", []).append(
+            message.format(title=rules.title, low=rules.min_players, high=rules.max_players, n=len(names))
+        )
+    if errors:
+        raise InvalidInput(errors)
+    return cleaned
+
+
+def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str, str] | None) -> tuple[int, str]:
+    if first_dealer is not None and draw:
+        raise InvalidInput(_("name the first dealer or draw for it, not both"), "first_dealer")
+    if first_dealer is not None:
+        seat = {name_key(n): i for i, n in enumerate(names)}.get(name_key(first_dealer))
+        if seat is None:
+            raise InvalidInput(_("{name!r} is not one of the players").format(name=first_dealer), "first_dealer")
+        return seat, "named"
+    if not draw:
+        return secrets.randbelow(len(names)), "random"
+    drawn, errors = draw_for_dealer(names, draw)
+    if drawn is None:
+        raise InvalidInput(errors)
+    return drawn, "draw"
+
+
+def game_create(
+    *,
+    ruleset: str,
+    variants: Sequence[str],
+    players: Sequence[object],
+    first_dealer: str | None = None,
+    draw: Mapping[str, str] | None = None,
+) -> tuple[Game, str]:
+    """A new game and its edit token (returned once; only its hash is kept)."""
+    try:
+        rules = find_rules(ruleset, variants)
+    except UnknownVariant as exc:
+        raise InvalidInput(str(exc), "variants") from None
+    except RefereeError as exc:
+        raise InvalidInput(str(exc), "ruleset") from None
+    names = _clean_names(players, rules)
+    seat, method = _first_dealer(names, first_dealer, draw)
+    token = new_token()
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=rules.slug,
+            variants=list(rules.variants),
+            edit_token_hash=token_hash(token),
+            first_dealer_seat=seat,
+            first_dealer_method=method,
+        )
+        Player.objects.bulk_create(Player(game=game, seat=i, name=n) for i, n in enumerate(names))
+    return game, token

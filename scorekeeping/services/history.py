@@ -1,0 +1,63 @@
+"""The history of a game: every write locks the game, checks its version and is logged; undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.engine import Rules
+
+from ..errors import Conflict, InvalidInput
+from ..models import Change, Game, Round
+from .games import rules_for
+from .snapshots import round_restore
+
+
+def locked(game: Game, version: int | None) -> Game:
+    """The game row, locked for this transaction; 409 if the phone's version is stale."""
+    current = Game.objects.select_for_update().get(pk=game.pk)
+    if version is not None and version != current.version:
+        raise Conflict(what_changed(current, version), "version")
+    return current
+
+
+def what_changed(game: Game, version: int) -> str:
+    changes = list(game.changes.filter(version__gt=version).order_by("id"))
+    if not changes:
+        return _("this game is at version {version}, not {given}").format(version=game.version, given=version)
+    rules = rules_for(game)
+    said = "; ".join(_change_words(rules, c) for c in changes)
+    return _("the game changed on another phone since you loaded it: {changes}").format(changes=said)
+
+
+def _change_words(rules: Rules, change: Change) -> str:
+    where = rules.round_name(change.round_number)
+    if change.action == Change.Action.RECORD:
+        return _("{where} was recorded").format(where=where)
+    if change.action == Change.Action.CORRECT:
+        return _("{where} was corrected").format(where=where)
+    return _("a change to {where} was undone").format(where=where)
+
+
+def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change:
+    """Every write ends here: the game moves to its next version, and the change is kept."""
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
+    return Change.objects.create(game=game, action=action, round_number=number, version=game.version, **snapshots)
+
+
+def game_undo(*, game: Game, version: int | None = None) -> Change:
+    """Undo the latest change still in force; the undo itself goes into the history."""
+    with transaction.atomic():
+        game = locked(game, version)
+        last = game.changes.exclude(action=Change.Action.UNDO).filter(undone_by__isnull=True).order_by("-id").first()
+        if last is None:
+            raise InvalidInput(_("there is nothing to undo"), "undo")
+        Round.objects.filter(game=game, number=last.round_number).delete()
+        if last.before is not None:
+            round_restore(game, last.before)
+        return log_change(
+            game, Change.Action.UNDO, last.round_number, before=last.after, after=last.before, undoes=last
+        )

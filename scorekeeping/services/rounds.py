@@ -1,0 +1,192 @@
+"""Recording and correcting rounds: one write path. The engine scores; this maps names to rows and writes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from referee.engine import Rules
+from referee.engine.cards import rank_text
+from referee.engine.rounds import RoundScore, score_round
+
+from ..errors import Conflict, InvalidInput
+from ..models import Change, Game, Player, Round, Score
+from .games import rules_for
+from .history import locked, log_change
+from .snapshots import round_snapshot
+
+CardsInput = str | Sequence[str]
+
+
+def _score(
+    game: Game,
+    rules: Rules,
+    players: Sequence[Player],
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None,
+    cut_bonus: bool,
+) -> RoundScore:
+    return score_round(
+        rules,
+        number,
+        names=[p.name for p in players],
+        first_dealer_seat=game.first_dealer_seat,
+        winner=winner,
+        hands=hands,
+        points=points,
+        buys=buys or {},
+        cut_bonus=cut_bonus,
+    )
+
+
+def round_preview(
+    *,
+    game: Game,
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None = None,
+    cut_bonus: bool = False,
+) -> RoundScore:
+    """What recording this round would score, and what is wrong with it so far; writes nothing."""
+    return _score(game, rules_for(game), list(game.players.all()), number, winner, hands, points, buys, cut_bonus)
+
+
+def _write(game: Game, rules: Rules, players: Sequence[Player], score: RoundScore, cut_bonus: bool) -> Round:
+    wild = rules.wild_rank(score.number)
+    rnd = Round.objects.create(
+        game=game,
+        number=score.number,
+        winner=players[score.winner] if score.winner is not None else None,
+        dealer=players[score.dealer],
+        dealt=rules.round(score.number).dealt,
+        wild_rank=rank_text(wild) if wild is not None else "",
+        cut_bonus=cut_bonus,
+    )
+    Score.objects.bulk_create(
+        Score(
+            round=rnd,
+            player=players[hand.seat],
+            cards=" ".join(str(c) for c in hand.cards),
+            typed=hand.typed,
+            penalty=hand.penalty,
+            adjustment=hand.adjustment,
+            points=hand.points,
+            buys=hand.buys,
+            breakdown=[{"card": str(c.card), "points": c.points, "wild": c.wild} for c in hand.breakdown],
+        )
+        for hand in score.hands
+    )
+    return rnd
+
+
+def _refuse_number(rules: Rules, number: int, recorded: int) -> None:
+    """A new round must be the next one, within the game."""
+    where = rules.round_name(number)
+    if number <= recorded:
+        message = _("{where} is already recorded (by another phone?); correct it instead")
+        raise Conflict(message.format(where=where), "number")
+    if number > rules.last_round:
+        message = _("{title} has {last} {words}; there is no {where}")
+        words = _(rules.round_plural)
+        raise InvalidInput(message.format(title=rules.title, last=rules.last_round, words=words, where=where), "number")
+    if number != recorded + 1:
+        message = _("{where} is out of order: {next} is next")
+        raise InvalidInput(message.format(where=where, next=rules.round_name(recorded + 1)), "number")
+
+
+def _round_write(
+    *,
+    game: Game,
+    number: int,
+    correcting: bool,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None,
+    cut_bonus: bool,
+    version: int | None,
+) -> Round:
+    """Record the next round or correct a recorded one: the game locked, the round scored
+    against the seats as they are, the old round (if any) kept in the history."""
+    rules = rules_for(game)
+    with transaction.atomic():
+        game = locked(game, version)
+        old = game.rounds.select_related("winner", "dealer").filter(number=number).first()
+        if correcting and old is None:
+            message = _("{where} has not been recorded, so it cannot be corrected")
+            raise InvalidInput(message.format(where=rules.round_name(number)), "number")
+        if not correcting:
+            _refuse_number(rules, number, game.rounds.count())
+        players = list(game.players.order_by("seat"))
+        score = _score(game, rules, players, number, winner, hands, points, buys, cut_bonus)
+        if not score.ok:
+            raise InvalidInput(score.errors)
+        before = round_snapshot(old) if old is not None else None
+        if old is not None:
+            old.delete()
+        try:
+            with transaction.atomic():
+                rnd = _write(game, rules, players, score, cut_bonus)
+        except IntegrityError:
+            message = _("{where} is already recorded (by another phone?)")
+            raise Conflict(message.format(where=rules.round_name(number)), "number") from None
+        action = Change.Action.CORRECT if correcting else Change.Action.RECORD
+        log_change(game, action, number, before=before, after=round_snapshot(rnd))
+    return rnd
+
+
+def round_record(
+    *,
+    game: Game,
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None = None,
+    cut_bonus: bool = False,
+    version: int | None = None,
+) -> Round:
+    """Record the next round. 409 if it is recorded already, 400 for anything wrong in it."""
+    return _round_write(
+        game=game,
+        number=number,
+        correcting=False,
+        winner=winner,
+        hands=hands,
+        points=points,
+        buys=buys,
+        cut_bonus=cut_bonus,
+        version=version,
+    )
+
+
+def round_replace(
+    *,
+    game: Game,
+    number: int,
+    winner: str | None,
+    hands: Mapping[str, CardsInput],
+    points: Mapping[str, object],
+    buys: Mapping[str, object] | None = None,
+    cut_bonus: bool = False,
+    version: int | None = None,
+) -> Round:
+    """Correct a recorded round: the totals follow, the old round stays in the history."""
+    return _round_write(
+        game=game,
+        number=number,
+        correcting=True,
+        winner=winner,
+        hands=hands,
+        points=points,
+        buys=buys,
+        cut_bonus=cut_bonus,
+        version=version,
+    )

@@ -1,0 +1,57 @@
+"""The engine scores a round from the table's entries, without a database."""
+
+import pytest
+
+from referee.engine import find_rules
+from referee.engine.rounds import cutter_seat, dealer_seat, draw_for_dealer, score_round
+
+NAMES = ["Ana", "Ben", "Cy", "Dee"]
+
+
+def score(ruleset="mexican", number=1, winner="Ana", hands=None, points=None, buys=None, cut_bonus=False, first=0):
+    return score_round(
+        find_rules(ruleset),
+        number,
+        names=NAMES,
+        first_dealer_seat=first,
+        winner=winner,
+        hands=hands or {},
+        points=points or {},
+        buys=buys or {},
+        cut_bonus=cut_bonus,
+    )
+
+
+def test_a_round_scores_each_seat_with_its_breakdown():
+    result = score(number=2, hands={"ben": "4S AH KC 2D", "Cy": "JK"}, points={"Dee": 15})
+    assert result.ok and result.winner == 0 and result.dealer == 1
+    assert [h.points for h in result.hands] == [0, 50, 20, 15]
+    assert [c.points for c in result.hands[1].breakdown] == [20, 15, 10, 5]  # the worked example
+    assert result.hands[3].typed and not result.hands[1].typed
+
+
+def test_the_deal_passes_left_and_the_dealers_right_cuts():
+    assert [dealer_seat(2, n, 4) for n in (1, 2, 3, 4)] == [2, 3, 0, 1]
+    assert cutter_seat(0, 4) == 3
+    result = score("liverpool", number=1, hands={"Ben": "4C", "Cy": "5C"}, points={"Dee": 10}, cut_bonus=True, first=1)
+    assert result.ok and result.hands[0].adjustment == -50 and result.hands[0].points == -50
+
+
+def test_every_problem_is_named_under_its_field():
+    result = score(winner="Zed", hands={"Ben": "4X", "Cy": "4C 4C 4C"}, buys={"Dee": 1}, cut_bonus=True)
+    assert set(result.errors) == {"winner", "hands.Ana", "hands.Ben", "buys.Dee", "hands.Dee", "hands", "cut_bonus"}
+
+
+@pytest.mark.parametrize(
+    ("draw", "seat", "error"),
+    [
+        ({"Ana": "KS", "Ben": "AS", "Cy": "2C", "Dee": "QD"}, 1, None),
+        ({"Ana": "AS", "Ben": "AD", "Cy": "2C", "Dee": "QD"}, None, "Ana and Ben tie with the highest card (aces)"),
+        ({"Ana": "JK", "Ben": "AD", "Cy": "2C", "Dee": "QD"}, None, "Ana draws one card, not a joker"),
+        ({"Ana": "KS"}, None, "every player draws a card; missing: Ben, Cy, Dee"),
+    ],
+)
+def test_the_draw_for_the_first_deal(draw, seat, error):
+    found, errors = draw_for_dealer(NAMES, draw)
+    assert found == seat
+    assert (error is None and errors == {}) or any(error in m for ms in errors.values() for m in ms)
