@@ -36,3 +36,28 @@ def form_variants(data: QueryDict, ruleset: str) -> list[str]:
     """The variants a form ticks that belong to ``ruleset``, in the order given."""
     allowed = {v.slug for v in variants_for(ruleset)}
     return [v for v in data.getlist("variant") if v in allowed]
+
+
+# --- the keypad without JavaScript ---------------------------------------------------------
+# The pages' script does the same in the browser for instant feedback (static/js/app.js);
+# these are the paths a posted form takes, for the referee's groups and the round entry's hands.
+
+
+def tapped(cards: str, card: str) -> str:
+    """A keypad tap: ``card`` added at the end of the cards typed so far."""
+    return f"{cards} {card}".strip()
+
+
+def untap_target(value: str | None) -> tuple[int, int] | None:
+    """A chip's value ``"<group or seat>:<index>"``, or None when it is not one."""
+    where, _sep, index = (value or "").partition(":")
+    group, position = form_int(where, None), form_int(index, None)
+    return None if group is None or position is None else (group, position)
+
+
+def untapped(cards: str, index: int) -> str:
+    """The cards without the one at ``index`` (a tap on its chip); unchanged if there is none."""
+    tokens = cards.split()
+    if 0 <= index < len(tokens):
+        del tokens[index]
+    return " ".join(tokens)

@@ -25,8 +25,8 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
-from .formdata import form_int, form_ruleset, form_variants
-from .htmx import HtmxHttpRequest
+from .formdata import form_int, form_ruleset, form_variants, tapped, untap_target, untapped
+from .htmx import HtmxHttpRequest, refused
 from .presentation import chips, keypad
 from .representations import rules_data
 from .services import referee_check
@@ -94,16 +94,13 @@ class RefereeState:
     def apply(self, post: QueryDict) -> bool:
         """Carry out a tap, an untap, a group edit or a declaration; True when a check is due."""
         if "tap" in post:
-            self.groups[self.active] = f"{self.groups[self.active]} {post.get('tap', '')}".strip()
+            self.groups[self.active] = tapped(self.groups[self.active], post.get("tap", ""))
             return False
         if "untap" in post:
-            g, _sep, i = post.get("untap", "").partition(":")
-            group, index = form_int(g, -1), form_int(i, -1)
-            if 0 <= group < len(self.groups):
-                tokens = self.groups[group].split()
-                if 0 <= index < len(tokens):
-                    del tokens[index]
-                self.groups[group] = " ".join(tokens)
+            target = untap_target(post.get("untap"))
+            if target is not None and 0 <= target[0] < len(self.groups):
+                group, index = target
+                self.groups[group] = untapped(self.groups[group], index)
                 self.active = group
             return False
         op = post.get("op", "check")
@@ -293,7 +290,7 @@ def referee(request: HtmxHttpRequest) -> HttpResponse:
     try:
         verdict = state.check()
     except RefereeError as exc:
-        return render(request, template, _context(state, error=exc), status=200 if request.htmx else 422)
+        return render(request, template, _context(state, error=exc), status=refused(request, 422))
     return render(request, template, _context(state, verdict))
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, parse_cards
 from referee.engine.rounds import cutter_seat
-from referee.formdata import form_int
+from referee.formdata import form_int, tapped, untap_target, untapped
 from referee.presentation import Chip, Key, chips, keypad
 
 from .models import Game, Player, Round
@@ -69,18 +69,15 @@ class EntryState:
     def tap(self, card: str) -> None:
         """No-JS keypad: add a card to the active player's hand."""
         if self.active is not None:
-            self.hands[self.active] = f"{self.hands.get(self.active, '')} {card}".strip()
+            self.hands[self.active] = tapped(self.hands.get(self.active, ""), card)
 
     def untap(self, value: str) -> None:
         """No-JS chip: ``"<seat>:<index>"`` removes that card from that hand."""
-        seat_text, _sep, index_text = value.partition(":")
-        seat, index = form_int(seat_text, None), form_int(index_text, None)
-        if seat is None or index is None:
+        target = untap_target(value)
+        if target is None:
             return
-        tokens = self.hands.get(seat, "").split()
-        if 0 <= index < len(tokens):
-            del tokens[index]
-            self.hands[seat] = " ".join(tokens)
+        seat, index = target
+        self.hands[seat] = untapped(self.hands.get(seat, ""), index)
         self.active = seat
 
     def winner_name(self, players: list[Player]) -> str | None:

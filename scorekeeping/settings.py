@@ -149,7 +149,7 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "scorekeeping.logging.RedactTokens"}},
+    "filters": {"redact_tokens": {"()": "scorekeeping.redaction.RedactTokens"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

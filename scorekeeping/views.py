@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -13,29 +13,25 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from referee.engine import RULESETS, Rules
+from referee.engine import RULESETS
 from referee.formdata import form_int
-from referee.htmx import HtmxHttpRequest
+from referee.htmx import HtmxHttpRequest, refused
 
 from . import phone
 from .access import check_token, creating
+from .archive import chart
 from .entry import EntryState, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
 from .links import edit_path, qr_svg, view_path
-from .models import Change, Game, Player
+from .models import Game, Player
 from .newgame import NewGameState
-from .selectors import CurrentRound, Standings, game_current_round, game_get, game_history, game_standings
+from .presentation import announcement, board_rows, change_line
+from .selectors import game_current_round, game_get, game_history, game_standings
 from .services import game_create, game_undo, round_record, round_replace, rules_for
-from .story import chart
-
-
-def refused(request: HtmxHttpRequest, status: int) -> int:
-    """A refused form answers 422 (409 for a conflict) to a plain POST; to htmx, which swaps the
-    re-rendered form in place, it answers 200, so the browser logs no failed request."""
-    return 200 if request.htmx else status
 
 
 @require_safe
@@ -70,92 +66,6 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
-@dataclass
-class BoardRow:
-    player: Player
-    cells: list[dict[str, Any]]
-    total: int
-    wins: int
-    place: int
-    dealer: bool
-    leader: bool
-
-
-def _board(game: Game, rules: Rules, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
-    by_player = {s.player.pk: s for s in standings.rows}
-    rounds = {r.number: r for r in game.rounds.all()}
-    points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
-    rows = []
-    for p in game.players.all():
-        cells = [
-            {
-                "number": number,
-                "points": points.get((number, p.pk)),
-                "won": number in rounds and rounds[number].winner_id == p.pk,
-            }
-            for number in range(1, rules.last_round + 1)
-        ]
-        s = by_player[p.pk]
-        rows.append(
-            BoardRow(
-                player=p,
-                cells=cells,
-                total=s.total,
-                wins=s.round_wins,
-                place=s.place,
-                dealer=current is not None and current.dealer.pk == p.pk,
-                leader=bool(rounds) and s.place == 1,
-            )
-        )
-    return rows
-
-
-def _speech(current: CurrentRound) -> str:
-    return _(
-        "{word} {number}. Deal {dealt} cards each. {wilds}. Contract: {contract}. "
-        "{dealer} deals, {first} starts. {stock} cards in the stock."
-    ).format(
-        word=capfirst(current.round_word),
-        number=current.number,
-        dealt=current.hand_size,
-        wilds=current.wild_words,
-        contract=current.contract.replace(" + ", _(" and ")),
-        dealer=current.dealer.name,
-        first=current.first_player.name,
-        stock=current.stock,
-    )
-
-
-def _describe(change: Change) -> str:
-    """One line of the history: what changed, in words."""
-    word = capfirst(_("round"))
-    if change.action == Change.Action.RECORD:
-        after = change.after or {}
-        winner = after.get("winner")
-        if winner:
-            return _("{word} {number} recorded: {name} went out").format(
-                word=word, number=change.round_number, name=winner
-            )
-        return _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
-    if change.action == Change.Action.UNDO:
-        return _("Undid a change to {word} {number}").format(word=word.lower(), number=change.round_number)
-    before, after = change.before or {}, change.after or {}
-    parts = []
-    if before.get("winner") != after.get("winner"):
-        nobody = _("no one")
-        parts.append(
-            _("went out: {before} → {after}").format(
-                before=before.get("winner") or nobody, after=after.get("winner") or nobody
-            )
-        )
-    old = {s["player"]: s["points"] for s in before.get("scores", [])}
-    for s in after.get("scores", []):
-        if old.get(s["player"]) != s["points"]:
-            parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
-    text = _("{word} {number} corrected").format(word=word, number=change.round_number)
-    return text + (": " + "; ".join(parts) if parts else "")
-
-
 def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
     rules = rules_for(game)
     standings = game_standings(game=game)
@@ -169,15 +79,15 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "players": players,
         "standings": standings,
         "current": current,
-        "board": _board(game, rules, standings, current),
+        "board": board_rows(game, rules, standings, current),
         "round_numbers": range(1, rules.last_round + 1),
         "round_word": _(rules.round_word),
         "can_edit": editable,
-        "speech": _speech(current) if current else "",
-        "history": [(c, _describe(c)) for c in game_history(game=game)],
+        "speech": announcement(current) if current else "",
+        "history": [(c, change_line(c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
         "view_url": view_url,
-        "view_qr": qr_svg(view_url),
+        "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
         **chart(game),
         "referee_query": urlencode(
             [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(players))]
@@ -187,7 +97,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
     token = phone.token_for(request, game) if editable else None
     if token:
         context["edit_url"] = request.build_absolute_uri(edit_path(game.pk, token))
-        context["edit_qr"] = qr_svg(context["edit_url"])
+        context["edit_qr"] = partial(qr_svg, context["edit_url"])
     if editable and current and "entry" not in extra:
         state = EntryState(version=game.version)
         context["entry"] = entry_view(game=game, players=players, number=current.number, state=state)
@@ -211,7 +121,7 @@ def _render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], 
 
 
 def _forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return render(request, "scorekeeping/forbidden.html", {"game": game}, status=403)
+    return render(request, "scorekeeping/forbidden.html", {"game": game}, status=refused(request, 403))
 
 
 def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correcting: bool, do_write: Any) -> HttpResponse:
@@ -321,7 +231,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     status = 200
     try:
         change = game_undo(game=game, version=form_int(version, None))
-        what = _describe(change.undoes) if change.undoes else _("the last change")
+        what = change_line(change.undoes) if change.undoes else _("the last change")
         extra["notice"] = _("Undone: {what}.").format(what=what)
     except (Conflict, InvalidInput) as exc:
         extra["conflict"] = exc.message
@@ -361,19 +271,17 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
     return response
 
 
-@require_safe
-def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The table's poll: 304 with no body while nothing changed (one query); else the fresh fragments."""
+def _live_etag(request: HtmxHttpRequest, game_id: str) -> str | None:
+    """The game's version as an ETag (one query): unchanged means nothing to send."""
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-    if version is None:
-        return HttpResponse(status=404)
-    etag = f'"v{version}"'
-    if request.headers.get("If-None-Match") == etag:
-        response = HttpResponse(status=304)
-    else:
-        game = game_get(game_id=game_id)
-        context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
-        response = _render_table(request, "scorekeeping/table.html#live", context)
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    return response
+    return None if version is None else f'"v{version}"'
+
+
+@require_safe
+@cache_control(no_cache=True)
+@condition(etag_func=_live_etag)
+def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The table's poll: 304 with no body while nothing changed; else the fresh fragments."""
+    game = game_get(game_id=game_id)
+    context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
+    return _render_table(request, "scorekeeping/table.html#live", context)

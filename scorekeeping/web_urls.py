@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import pwa, story, views
+from . import archive, pwa, views
 from .converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
 
 urlpatterns = [
@@ -9,12 +9,12 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),
     path("games/new/", views.game_new, name="game-new"),
-    path("games/", story.games, name="games"),
-    path("games/import/", story.import_game, name="game-import"),
-    path("players/", story.players, name="players"),
-    path("g/<game:game_id>/export.json", story.export_json, name="export-json"),
-    path("g/<game:game_id>/export.csv", story.export_csv, name="export-csv"),
-    path("g/<game:game_id>/sheet/", story.sheet, name="sheet"),
+    path("games/", archive.games, name="games"),
+    path("games/import/", archive.import_game, name="game-import"),
+    path("players/", archive.players, name="players"),
+    path("g/<game:game_id>/export.json", archive.export_json, name="export-json"),
+    path("g/<game:game_id>/export.csv", archive.export_csv, name="export-csv"),
+    path("g/<game:game_id>/sheet/", archive.sheet, name="sheet"),
     path("g/<game:game_id>/", views.table, name="table"),
     path("g/<game:game_id>/rounds/", views.round_new, name="round-new"),
     path("g/<game:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),

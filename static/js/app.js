@@ -89,7 +89,6 @@
     utterance.lang = document.documentElement.lang || "en";
     window.speechSynthesis.cancel();
     window.speechSynthesis.speak(utterance);
-    window.lastUtterance = { text: utterance.text, lang: utterance.lang };
   });
 
   // Keep the screen awake while the table page is open.

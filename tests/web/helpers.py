@@ -52,7 +52,7 @@ def assert_all_controls_named(page: Page) -> None:
 
 def settled(page: Page) -> None:
     """Wait until htmx has no request in flight and nothing swapping or settling."""
-    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
 
 
 def start_game(
@@ -97,5 +97,8 @@ def enter_round(
             page.locator(".keypad").get_by_role("button", name=re.compile(f"^{card}(, wild)?$")).click()
         expect(page.locator(f".player-entry:has-text('{name}') .chips button")).to_have_count(len(cards))
     for name, value in (points or {}).items():
-        page.locator(f".player-entry:has-text('{name}') input.points-input").fill(str(value))
+        field = page.locator(f".player-entry:has-text('{name}') input.points-input")
+        field.fill(str(value))
+        field.blur()  # a change previews the round: let it come back before Record is tapped
+        settled(page)
     entry.get_by_role("button", name=f"Record round {number}").click()

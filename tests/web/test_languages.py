@@ -35,9 +35,13 @@ def test_switch_language_and_hear_the_announcement_in_it(
     # The choice sticks, page after page.
     page.goto(live_server.url + "/rules/mexican/")
     expect(page.locator("html")).to_have_attribute("lang", language)
+    # Speech is stubbed in the page: what the app hands to speechSynthesis is recorded.
+    page.add_init_script(
+        "window.spoken = []; speechSynthesis.speak = (u) => window.spoken.push({text: u.text, lang: u.lang});"
+    )
     page.goto(table)
     page.locator("[data-speak]").click()
-    utterance = page.evaluate("window.lastUtterance")
+    utterance = page.evaluate("window.spoken[0]")
     assert utterance["lang"] == language
     assert utterance["text"].startswith(speech_start)
     assert "Ana" in utterance["text"] and "Ben" in utterance["text"]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from scorekeeping.logging import redact
 from scorekeeping.models import Game, RateLimit, Round
+from scorekeeping.redaction import redact
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,7 +159,7 @@ def test_tokens_are_cut_from_log_lines(client, caplog):
     )
     with caplog.at_level(logging.WARNING, logger="django.request"):
         Client().get(f"/g/{game['id']}/join/wrong-token-123/")
-    from scorekeeping.logging import RedactTokens
+    from scorekeeping.redaction import RedactTokens
 
     lines = []
     for record in caplog.records:

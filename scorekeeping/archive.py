@@ -1,4 +1,4 @@
-"""The story of games: the history of games on this server, player records, export and import."""
+"""The archive of games: the games on this server, player records, the score sheet, export and import."""
 
 from __future__ import annotations
 

@@ -70,12 +70,12 @@ def test_player_records_match_names_across_games(make_game, played):
 
 
 def test_the_story_pages_say_when_they_show_only_the_newest_games(client, make_game, played, monkeypatch):
-    from scorekeeping import story
+    from scorekeeping import archive
 
     make_game(players=["Eve", "Fay"], first_dealer="Eve")
     assert "The latest" not in client.get("/games/").content.decode()
-    monkeypatch.setattr(story, "GAMES_LISTED", 1)
-    monkeypatch.setattr(story, "GAMES_IN_RECORDS", 1)
+    monkeypatch.setattr(archive, "GAMES_LISTED", 1)
+    monkeypatch.setattr(archive, "GAMES_IN_RECORDS", 1)
     listed = client.get("/games/").content.decode()
     assert "The latest 1 of 2 games." in listed and "Eve, Fay" in listed and "Ana, Ben, Cy" not in listed
     records = client.get("/players/").content.decode()

@@ -1,0 +1,100 @@
+"""How the table page shows a game: the scoreboard's rows, the spoken announcement, the history in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
+from referee.engine import Rules
+
+from .models import Change, Game, Player
+from .selectors import CurrentRound, Standings
+
+
+@dataclass
+class BoardRow:
+    player: Player
+    cells: list[dict[str, Any]]
+    total: int
+    wins: int
+    place: int
+    dealer: bool
+    leader: bool
+
+
+def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
+    by_player = {s.player.pk: s for s in standings.rows}
+    rounds = {r.number: r for r in game.rounds.all()}
+    points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
+    rows = []
+    for p in game.players.all():
+        cells = [
+            {
+                "number": number,
+                "points": points.get((number, p.pk)),
+                "won": number in rounds and rounds[number].winner_id == p.pk,
+            }
+            for number in range(1, rules.last_round + 1)
+        ]
+        s = by_player[p.pk]
+        rows.append(
+            BoardRow(
+                player=p,
+                cells=cells,
+                total=s.total,
+                wins=s.round_wins,
+                place=s.place,
+                dealer=current is not None and current.dealer.pk == p.pk,
+                leader=bool(rounds) and s.place == 1,
+            )
+        )
+    return rows
+
+
+def announcement(current: CurrentRound) -> str:
+    return _(
+        "{word} {number}. Deal {dealt} cards each. {wilds}. Contract: {contract}. "
+        "{dealer} deals, {first} starts. {stock} cards in the stock."
+    ).format(
+        word=capfirst(current.round_word),
+        number=current.number,
+        dealt=current.hand_size,
+        wilds=current.wild_words,
+        contract=current.contract.replace(" + ", _(" and ")),
+        dealer=current.dealer.name,
+        first=current.first_player.name,
+        stock=current.stock,
+    )
+
+
+def change_line(change: Change) -> str:
+    """One line of the history: what changed, in words."""
+    word = capfirst(_("round"))
+    if change.action == Change.Action.RECORD:
+        after = change.after or {}
+        winner = after.get("winner")
+        if winner:
+            return _("{word} {number} recorded: {name} went out").format(
+                word=word, number=change.round_number, name=winner
+            )
+        return _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
+    if change.action == Change.Action.UNDO:
+        return _("Undid a change to {word} {number}").format(word=word.lower(), number=change.round_number)
+    before, after = change.before or {}, change.after or {}
+    parts = []
+    if before.get("winner") != after.get("winner"):
+        nobody = _("no one")
+        parts.append(
+            _("went out: {before} → {after}").format(
+                before=before.get("winner") or nobody, after=after.get("winner") or nobody
+            )
+        )
+    old = {s["player"]: s["points"] for s in before.get("scores", [])}
+    for s in after.get("scores", []):
+        if old.get(s["player"]) != s["points"]:
+            parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
+    text = _("{word} {number} corrected").format(word=word, number=change.round_number)
+    return text + (": " + "; ".join(parts) if parts else "")
