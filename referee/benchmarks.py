@@ -1,8 +1,8 @@
 """The engine's worst cases and the check endpoint's latency, measured (``manage.py bench``).
 
-Worst cases are found, not guessed: for each case many seeded random hands are solved
-once, the slowest is kept, and that hand is then timed again and again for a median.
-Hand-made hard hands (one suit only, duplicates) are added to the candidates.
+Worst cases are searched for, not sampled: for each case the slowest of a few random hands
+is mutated, card by card within the copies the packs hold, keeping every mutation that
+is slower (a hill-climb); the slowest hand found is then timed again and again for a median.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from pathlib import Path
 
 from scorekeeping import server
 
-from .engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
+from .engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_played
 from .engine.cards import DECK
+from .engine.solver import Steps
 
 ENGINE_TARGET_MS = 5.0
-LATENCY_RATIO_TARGET = 1.5
 
 
 @dataclass(frozen=True)
@@ -34,17 +34,87 @@ class Result:
     median_ms: float
     worst_hand: str
     target_ms: float
+    steps: int = 0  # the solver's work on the worst hand (its budget is solver.MAX_STEPS)
 
     @property
     def ok(self) -> bool:
         return self.median_ms < self.target_ms
 
 
-def _random_hand(rng: random.Random, size: int, wilds: int, wild_rank: int | None) -> list[Card]:
-    two_packs = [*DECK, *DECK]
-    wild_pool = [JOKER] * 4 + [c for c in two_packs if c.rank == wild_rank]
-    natural_pool = [c for c in two_packs if c.rank != wild_rank]
-    return rng.sample(wild_pool, wilds) + rng.sample(natural_pool, size - wilds)
+@dataclass(frozen=True)
+class Case:
+    """A solver case: a ruleset and round, a hand size the rules allow, and the solver asked."""
+
+    name: str
+    rules: Rules
+    number: int
+    size: int
+    go_out: bool
+
+    def solve(self, hand: Sequence[Card], steps: Steps | None = None) -> Verdict:
+        from .engine import solve_go_out, solve_open
+
+        return (solve_go_out if self.go_out else solve_open)(self.rules, self.number, hand, steps=steps)
+
+
+def cases() -> list[Case]:
+    mexican, contract, shanghai = find_rules("mexican"), find_rules("contract"), find_rules("shanghai")
+    buying = find_rules("mexican", ["buy-discard"])
+    return [
+        Case("mexican round 7 go-out, 14 cards", mexican, 7, 14, True),
+        Case("mexican round 6 opening, 13 cards", mexican, 6, 13, False),
+        Case("mexican buy-discard round 6 opening, 19 cards (3 buys)", buying, 6, 19, False),
+        Case("contract deal 7 go-out, 19 cards (3 May-I)", contract, 7, 19, True),
+        Case("shanghai deal 10 opening, 16 cards (2 May-I)", shanghai, 10, 16, False),
+    ]
+
+
+def _pool(rules: Rules) -> list[Card]:
+    """Every card the largest table of the ruleset plays with, each copy once."""
+    deck = rules.largest_deck
+    return [*DECK * deck.packs, *[JOKER] * deck.jokers]
+
+
+def _ms(case: Case, hand: Sequence[Card], runs: int = 2) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        case.solve(hand)
+        best = min(best, (time.perf_counter() - start) * 1000)
+    return best
+
+
+def _mutated(rng: random.Random, hand: list[Card], pool: list[Card]) -> list[Card]:
+    """The hand with one to three cards swapped for others the packs still hold."""
+    left = list(pool)
+    for card in hand:
+        left.remove(card)
+    new = list(hand)
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(new))
+        j = rng.randrange(len(left))
+        new[i], left[j] = left[j], new[i]
+    return new
+
+
+def worst_case(case: Case, *, seconds: float, repeat: int, rng: random.Random) -> Result:
+    """Search for the slowest hand, adversarially: start from the slowest of a few random hands,
+    then mutate it and keep every mutation that is slower, within the copies the packs hold."""
+    pool = _pool(case.rules)
+    starts = [rng.sample(pool, case.size) for _ in range(20)]
+    slowest = max(starts, key=lambda h: _ms(case, h, 1))
+    slowest_ms = _ms(case, slowest)
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        candidate = _mutated(rng, slowest, pool)
+        elapsed = _ms(case, candidate)
+        if elapsed > slowest_ms:
+            slowest, slowest_ms = candidate, elapsed
+    median = _median_ms(lambda: case.solve(slowest), repeat)
+    work = Steps()
+    case.solve(slowest, work)
+    hand = " ".join(str(c) for c in sorted(slowest, key=Card.sort_key))
+    return Result(case.name, median, hand, ENGINE_TARGET_MS, work.taken)
 
 
 def _median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -56,67 +126,10 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def _worst_case(
-    name: str,
-    solve: Callable[[Sequence[Card]], Verdict],
-    candidates: list[list[Card]],
-    repeat: int,
-) -> Result:
-    slowest, slowest_time = candidates[0], -1.0
-    for hand in candidates:
-        start = time.perf_counter()
-        solve(hand)
-        elapsed = time.perf_counter() - start
-        if elapsed > slowest_time:
-            slowest, slowest_time = hand, elapsed
-    median = _median_ms(lambda: solve(slowest), repeat)
-    return Result(name, median, " ".join(str(c) for c in slowest), ENGINE_TARGET_MS)
-
-
-def engine_results(*, hands: int = 300, repeat: int = 50, seed: int = 1) -> list[Result]:
-    from .engine import solve_go_out, solve_open
-
+def engine_results(*, seconds: float = 3.0, repeat: int = 30, seed: int = 1) -> list[Result]:
+    """The worst case found for every solver case, each searched for ``seconds``."""
     rng = random.Random(seed)
-    mexican, shanghai = find_rules("mexican"), find_rules("shanghai")
-    results: list[Result] = []
-    crafted_go_out = [
-        parse_cards("AS AS 2S 2S 3S 3S 4S 4S 5S 5S 6S 6S 7S 7S"),
-        parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 10S JS QS KS KS 2H"),
-        parse_cards("2H 3H 4H 6H 7H 8H 10H JH QH 2D 4D 6D 8D 10D"),
-    ]
-    for wilds in (0, 4, 8):
-        candidates = [_random_hand(rng, 14, wilds, 9) for _ in range(hands)]
-        if wilds == 0:
-            candidates += crafted_go_out
-        results.append(
-            _worst_case(
-                f"mexican round 7 go-out solver, 14 cards, {wilds} wilds",
-                lambda h: solve_go_out(mexican, 7, h),
-                candidates,
-                repeat,
-            )
-        )
-    for wilds in (4, 6, 8):
-        candidates = [_random_hand(rng, 13, wilds, 8) for _ in range(hands)]
-        results.append(
-            _worst_case(
-                f"mexican round 6 opening solver, 13 cards, {wilds} wilds",
-                lambda h: solve_open(mexican, 6, h),
-                candidates,
-                repeat,
-            )
-        )
-    for wilds in (0, 2, 4):
-        candidates = [_random_hand(rng, 16, wilds, None) for _ in range(hands)]
-        results.append(
-            _worst_case(
-                f"shanghai deal 10 opening solver, 16 cards, {wilds} jokers",
-                lambda h: solve_open(shanghai, 10, h),
-                candidates,
-                repeat,
-            )
-        )
-    return results
+    return [worst_case(case, seconds=seconds, repeat=repeat, rng=rng) for case in cases()]
 
 
 def check_throughput(*, seconds: float = 1.0) -> tuple[float, float]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from itertools import product
 
 from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit
@@ -33,6 +34,42 @@ from .scoring import card_points
 
 Window = tuple[Suit, int, int]  # suit, first position, last position (1..14)
 
+# The most search steps one solve may take (a step: one window considered, about a
+# microsecond). Measured with ``manage.py bench``: the slowest hands its adversarial search
+# finds take about a tenth of it, and a hand that reaches it is answered in bounded time
+# (docs/performance.md).
+MAX_STEPS = 40_000
+
+
+class TooManyWays(Exception):
+    """The hand has more ways to lay out than the solver checks in one request."""
+
+
+@dataclass(slots=True)
+class Steps:
+    """The search's work budget: every window tried costs one step."""
+
+    left: int = field(default_factory=lambda: MAX_STEPS)
+    taken: int = 0
+
+    def take(self, count: int = 1) -> None:
+        self.left -= count
+        self.taken += count
+        if self.left < 0:
+            raise TooManyWays
+
+
+def _too_many(action: str) -> Verdict:
+    return _illegal(
+        action,
+        [
+            _(
+                "this hand can be laid out in too many ways to check them all at once: "
+                "lay out the melds you have in mind and check them instead"
+            )
+        ],
+    )
+
 
 @dataclass(slots=True)
 class _Search:
@@ -44,14 +81,16 @@ class _Search:
     joins_allowed: bool
 
 
-def _positions(window: Window) -> Iterator[tuple[int, Suit]]:
+@cache
+def _positions(window: Window) -> tuple[tuple[int, Suit], ...]:
+    """The cards a window holds, as (rank, suit): an ace at position 14 is the high ace."""
     suit, start, end = window
-    for pos in range(start, end + 1):
-        yield (ACE if pos == HIGH_ACE else pos, suit)
+    return tuple((ACE if pos == HIGH_ACE else pos, suit) for pos in range(start, end + 1))
 
 
-def _windows(length: int) -> list[Window]:
-    return [(suit, start, start + length - 1) for suit in SUITS for start in range(1, HIGH_ACE - length + 2)]
+@cache
+def _windows(length: int) -> tuple[Window, ...]:
+    return tuple((suit, start, start + length - 1) for suit in SUITS for start in range(1, HIGH_ACE - length + 2))
 
 
 def _joins(a: Window, b: Window) -> bool:
@@ -84,7 +123,7 @@ def _take(naturals: Counter[tuple[int, Suit]], window: Window) -> int:
     return deficit
 
 
-def _open_search(s: _Search) -> tuple[list[Window], list[int]] | None:
+def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], list[int]] | None:
     book_floor = _book_deficit(s.naturals, s.books)[0]
     run_floor = [min(_deficit(s.naturals, w) for ln in lengths for w in _windows(ln)) for lengths in s.run_lengths]
 
@@ -98,7 +137,12 @@ def _open_search(s: _Search) -> tuple[list[Window], list[int]] | None:
         same_as_before = i > 0 and s.runs[i] == s.runs[i - 1]
         candidates: list[tuple[int, int, Window]] = []
         seen: set[tuple[tuple[tuple[int, Suit], ...], int]] = set()
-        for index, window in enumerate(w for ln in s.run_lengths[i] for w in _windows(ln)):
+        windows = [w for ln in s.run_lengths[i] for w in _windows(ln)]
+        steps.take(len(windows))
+        suits_held = {suit for (_rank, suit), count in pool.items() if count > 0}
+        for index, window in enumerate(windows):
+            if window[2] - window[1] + 1 > budget and window[0] not in suits_held:
+                continue  # a suit with no card left needs a wild in every place
             if same_as_before and index < min_index:
                 continue
             if not s.joins_allowed and any(_joins(window, c) for c in chosen):
@@ -124,7 +168,9 @@ def _open_search(s: _Search) -> tuple[list[Window], list[int]] | None:
 
 
 def _deficit(pool: Counter[tuple[int, Suit]], window: Window) -> int:
-    return sum(1 for ident in _positions(window) if pool[ident] <= 0)
+    """Places of the window the pool cannot fill: each needs a wild."""
+    get = pool.get
+    return sum(1 for ident in _positions(window) if get(ident, 0) <= 0)
 
 
 def _split(rules: Rules, number: int, hand: Sequence[Card]) -> tuple[Counter[tuple[int, Suit]], list[Card], list[Card]]:
@@ -200,7 +246,13 @@ def _build(
 
 
 def solve_open(
-    rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None, buys: int | None = None
+    rules: Rules,
+    number: int,
+    hand: Sequence[Card],
+    *,
+    players: int | None = None,
+    buys: int | None = None,
+    steps: Steps | None = None,
 ) -> Verdict:
     """An opening for the round's contract inside ``hand``, or the reason there is none."""
     rnd = rules.round(number)
@@ -226,7 +278,11 @@ def solve_open(
                 )
             ],
         )
-    found = _open_search(_Search(naturals, len(wild_cards), books, runs, lengths, rules.runs_may_join))
+    try:
+        search = _Search(naturals, len(wild_cards), books, runs, lengths, rules.runs_may_join)
+        found = _open_search(search, steps if steps is not None else Steps())
+    except TooManyWays:
+        return _too_many(Action.OPEN)
     if found is None:
         return _illegal(
             Action.OPEN,
@@ -296,7 +352,13 @@ def _keep_note(rules: Rules, number: int, unused: list[Card]) -> tuple[str, ...]
 
 
 def solve_go_out(
-    rules: Rules, number: int, hand: Sequence[Card], *, players: int | None = None, buys: int | None = None
+    rules: Rules,
+    number: int,
+    hand: Sequence[Card],
+    *,
+    players: int | None = None,
+    buys: int | None = None,
+    steps: Steps | None = None,
 ) -> Verdict:
     """Every card of ``hand`` in the final round's runs, or the reason it cannot be done."""
     rnd = rules.round(number)
@@ -309,7 +371,10 @@ def solve_go_out(
         return _illegal(Action.GO_OUT, size)
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
     runs = list(rnd.contract)
-    found = _go_out_search(naturals, runs, len(hand), rules.runs_may_join)
+    try:
+        found = _go_out_search(naturals, runs, len(hand), rules.runs_may_join, steps if steps is not None else Steps())
+    except TooManyWays:
+        return _too_many(Action.GO_OUT)
     if found is None:
         return _illegal(
             Action.GO_OUT,
@@ -326,11 +391,12 @@ def solve_go_out(
 
 
 def _go_out_search(
-    naturals: Counter[tuple[int, Suit]], runs: list[Component], total: int, joins_allowed: bool
+    naturals: Counter[tuple[int, Suit]], runs: list[Component], total: int, joins_allowed: bool, steps: Steps
 ) -> list[Window] | None:
     needed_suits = {suit for (_rank, suit), count in naturals.items() if count > 0}
     if len(needed_suits) > len(runs):
         return None
+    covered: dict[tuple[Suit, tuple[int, ...]], tuple[Window, ...] | None] = {}
     for lengths in _length_splits([c.length for c in runs], total):
         for suits in product(SUITS, repeat=len(runs)):
             if not needed_suits <= set(suits):
@@ -339,7 +405,10 @@ def _go_out_search(
             ok = True
             for suit in set(suits):
                 idx = [i for i, s in enumerate(suits) if s is suit]
-                windows = _cover_suit(naturals, suit, [lengths[i] for i in idx], joins_allowed)
+                asked = (suit, tuple(lengths[i] for i in idx))
+                if asked not in covered:  # the same suit and lengths recur across splits
+                    covered[asked] = _cover_suit(naturals, suit, list(asked[1]), joins_allowed, steps)
+                windows = covered[asked]
                 if windows is None:
                     ok = False
                     break
@@ -364,7 +433,7 @@ def _length_splits(minimums: list[int], total: int) -> Iterator[tuple[int, ...]]
 
 
 def _cover_suit(
-    naturals: Counter[tuple[int, Suit]], suit: Suit, lengths: list[int], joins_allowed: bool
+    naturals: Counter[tuple[int, Suit]], suit: Suit, lengths: list[int], joins_allowed: bool, steps: Steps
 ) -> tuple[Window, ...] | None:
     """Windows of these lengths in one suit that hold every natural card of that suit.
 
@@ -380,7 +449,7 @@ def _cover_suit(
             need[1] = low
         if aces - low:
             need[HIGH_ACE] = aces - low
-        found = _place(need, sorted(lengths), [], suit, joins_allowed)
+        found = _place(need, sorted(lengths), [], suit, joins_allowed, steps)
         if found is not None:
             # Put the windows back in the order of the lengths asked for.
             ordered: list[Window] = []
@@ -394,8 +463,9 @@ def _cover_suit(
 
 
 def _place(
-    need: dict[int, int], lengths: list[int], placed: list[Window], suit: Suit, joins_allowed: bool
+    need: dict[int, int], lengths: list[int], placed: list[Window], suit: Suit, joins_allowed: bool, steps: Steps
 ) -> list[Window] | None:
+    steps.take()
     if not lengths:
         return placed if not need else None
     if sum(need.values()) > sum(lengths) or (need and max(need.values()) > len(lengths)):
@@ -405,7 +475,7 @@ def _place(
         for start in range(1, HIGH_ACE - lengths[0] + 2):
             window = (suit, start, start + lengths[0] - 1)
             if joins_allowed or not any(_joins(window, w) for w in placed):
-                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed)
+                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed, steps)
                 if found is not None:
                     return found
         return None
@@ -421,7 +491,7 @@ def _place(
                 continue
             rest = {p: c - (start <= p <= window[2]) for p, c in need.items()}
             rest = {p: c for p, c in rest.items() if c > 0}
-            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed)
+            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed, steps)
             if found is not None:
                 return found
     return None
