@@ -15,6 +15,8 @@ from schemathesis.checks import positive_data_acceptance
 from scorekeeping.services import game_create
 from scorekeeping.wsgi import application
 
+pytestmark = pytest.mark.once  # long fuzzing: once in CI, on PostgreSQL
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scorekeeping.models import Game, Round
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.once]
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 # A generous limit: the fuzzer creates games much faster than a table would.

@@ -17,6 +17,8 @@ import pytest
 
 from scorekeeping import server
 
+pytestmark = pytest.mark.once  # real server processes: once in CI, on PostgreSQL
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

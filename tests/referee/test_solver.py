@@ -71,6 +71,7 @@ SOLVER_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check
     [("mexican", 1, 7), ("mexican", 2, 8), ("mexican", 3, 9), ("contract", 2, 8), ("contract", 3, 9)],
     ids=["mexican-2-books", "mexican-book-run", "mexican-2-runs", "contract-group-sequence", "contract-2-sequences"],
 )
+@pytest.mark.once  # engine only: the database does not matter
 def test_solver_open_agrees_with_brute_force(ruleset, number, size):
     rules = find_rules(ruleset)
 
@@ -96,6 +97,7 @@ TWO_RUN_FINAL_NO_JOIN = replace(TWO_RUN_FINAL, runs_may_join=False)
 
 
 @pytest.mark.parametrize("rules", [TWO_RUN_FINAL, TWO_RUN_FINAL_NO_JOIN], ids=["runs-may-join", "runs-may-not-join"])
+@pytest.mark.once
 def test_solver_go_out_agrees_with_brute_force(rules):
     @SOLVER_SETTINGS
     @given(hands(9))
@@ -199,7 +201,7 @@ def test_the_solver_stops_at_its_work_budget_and_says_why(monkeypatch):
 
     hand = parse_cards("6C 10C 4D 5D 6D 7D 8D 9D JD 5H 7H 8H JK JK JK JK")
     assert not solve_open(find_rules("shanghai"), 10, hand).legal  # searched to the end: no opening
-    monkeypatch.setattr(solver, "MAX_STEPS", 50)
+    monkeypatch.setattr(solver, "MAX_STEPS", 3)
     verdict = solve_open(find_rules("shanghai"), 10, hand)
     assert not verdict.legal and "too many ways to check them all at once" in verdict.reasons[0]
     go_out = solve_go_out(
