@@ -397,9 +397,19 @@ def _go_out_search(
     if len(needed_suits) > len(runs):
         return None
     covered: dict[tuple[Suit, tuple[int, ...]], tuple[Window, ...] | None] = {}
+    # Runs that ask for the same minimum are interchangeable: try each multiset of
+    # (length, suit) once, in order, not in every permutation.
+    alike = len({c.length for c in runs}) == 1
+    order = {suit: i for i, suit in enumerate(SUITS)}
     for lengths in _length_splits([c.length for c in runs], total):
+        if alike and any(lengths[i] > lengths[i + 1] for i in range(len(lengths) - 1)):
+            continue
         for suits in product(SUITS, repeat=len(runs)):
             if not needed_suits <= set(suits):
+                continue
+            if alike and any(
+                lengths[i] == lengths[i + 1] and order[suits[i]] > order[suits[i + 1]] for i in range(len(runs) - 1)
+            ):
                 continue
             placement: list[Window | None] = [None] * len(runs)
             ok = True

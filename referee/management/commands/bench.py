@@ -12,7 +12,7 @@ class Command(BaseCommand):
     help = "Search the rules engine's worst cases and time them; report page and API latency. Fails on a missed target."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--seconds", type=float, default=3.0, help="adversarial search time per solver case")
+        parser.add_argument("--seconds", type=float, default=10.0, help="adversarial search time per solver case")
         parser.add_argument("--repeat", type=int, default=30, help="timings of the worst hand per case")
         parser.add_argument("--requests", type=int, default=400, help="HTTP requests per endpoint")
         parser.add_argument("--seed", type=int, default=1)
