@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from .engine import DEFAULT_RULESET, RULESETS, Action
 from .fields import CardsField, MeldsField
-from .representations import penalty_data, rules_data, verdict_data
+from .representations import PenaltyOutput, RulesetOutput, VerdictOutput, penalty_data, rules_data, verdict_data
 from .serializers import InputSerializer
 from .services import referee_check, referee_rules, referee_score
 
@@ -31,21 +31,6 @@ class RulesInput(InputSerializer):
     variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
     round = serializers.IntegerField(min_value=1, max_value=1000)
     players = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True, default=None)
-
-
-class WildSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    card = serializers.CharField()
-    stands_for = serializers.CharField(help_text="The rank ('7') in a book, or the card ('7S') in a run.")
-    name = serializers.CharField()
-    choices = serializers.ListField(child=serializers.CharField(), help_text="Every identity that fits this wild.")
-
-
-class MeldSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    kind = serializers.ChoiceField(choices=["book", "run"])
-    description = serializers.CharField()
-    cards = serializers.ListField(child=serializers.CharField())
-    wilds = WildSerializer(many=True)
-    ambiguous = serializers.BooleanField()
 
 
 class CheckView(APIView):
@@ -84,19 +69,7 @@ class CheckView(APIView):
                     raise serializers.ValidationError(missing)
             return attrs
 
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-        class Meta:
-            ref_name = "Verdict"
-
-        action = serializers.CharField()
-        legal = serializers.BooleanField()
-        reasons = serializers.ListField(child=serializers.CharField())
-        melds = MeldSerializer(many=True)
-        notes = serializers.ListField(child=serializers.CharField())
-        freed = serializers.CharField(allow_null=True)
-        unused = serializers.ListField(child=serializers.CharField())
-
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 400: ERROR})
+    @extend_schema(request=InputSerializer, responses={200: VerdictOutput, 400: ERROR})
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -128,23 +101,7 @@ class ScoreView(APIView):
 
         cards = CardsField()
 
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-        class Meta:
-            ref_name = "Score"
-
-        points = serializers.IntegerField()
-        cards = inline_serializer(
-            "CardPoints",
-            {
-                "card": serializers.CharField(),
-                "name": serializers.CharField(),
-                "points": serializers.IntegerField(),
-                "wild": serializers.BooleanField(),
-            },
-            many=True,
-        )
-
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer, 400: ERROR})
+    @extend_schema(request=InputSerializer, responses={200: PenaltyOutput, 400: ERROR})
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -169,86 +126,10 @@ def _variants(request: Request) -> list[str]:
     return [v.strip() for v in raw.split(",") if v.strip()]
 
 
-def _object(component: str, **fields: serializers.Field) -> serializers.Serializer:  # type: ignore[type-arg]
-    return inline_serializer(component, fields)
-
-
-class RulesetSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Documents the shape of ``rules_data``."""
-
-    slug = serializers.CharField()
-    name = serializers.CharField()
-    document = serializers.CharField(help_text="The rules document in shared/rules this ruleset follows.")
-    variants_applied = serializers.ListField(child=serializers.CharField())
-    players = _object("PlayerRange", min=serializers.IntegerField(), max=serializers.IntegerField())
-    decks = inline_serializer(
-        "DeckForPlayers",
-        {
-            "players": serializers.IntegerField(),
-            "packs": serializers.IntegerField(),
-            "jokers": serializers.IntegerField(),
-            "cards": serializers.IntegerField(),
-        },
-        many=True,
-    )
-    words = _object(
-        "Words",
-        round=serializers.CharField(),
-        rounds=serializers.CharField(),
-        book=serializers.CharField(),
-        books=serializers.CharField(),
-        run=serializers.CharField(),
-        runs=serializers.CharField(),
-    )
-    rounds = inline_serializer(
-        "RoundTable",
-        {
-            "number": serializers.IntegerField(),
-            "dealt": serializers.IntegerField(),
-            "wild_rank": serializers.CharField(allow_null=True),
-            "wilds": serializers.CharField(),
-            "contract": serializers.CharField(),
-            "components": inline_serializer(
-                "ContractComponent",
-                {"kind": serializers.ChoiceField(choices=["book", "run"]), "length": serializers.IntegerField()},
-                many=True,
-            ),
-            "final": serializers.BooleanField(),
-        },
-        many=True,
-    )
-    penalties = _object(
-        "PenaltyTable",
-        joker=serializers.IntegerField(),
-        wild=serializers.IntegerField(allow_null=True),
-        ace=serializers.IntegerField(),
-        ten_to_king=serializers.IntegerField(),
-        two_to_nine=serializers.IntegerField(allow_null=True, help_text="null: face value"),
-    )
-    exact_opening = serializers.BooleanField()
-    runs_may_join = serializers.BooleanField()
-    layoff_on_opening_turn = serializers.BooleanField()
-    swap = serializers.ChoiceField(choices=["none", "any_wild", "joker_in_run"])
-    buys = _object(
-        "BuyRule",
-        allowed=serializers.BooleanField(),
-        limit=serializers.IntegerField(allow_null=True),
-        not_twice_in_row=serializers.BooleanField(),
-        name=serializers.CharField(),
-    )
-    tie_break = serializers.ChoiceField(choices=["round_wins", "shared"])
-    cut_bonus = serializers.IntegerField()
-    variants = inline_serializer(
-        "VariantInfo",
-        {"slug": serializers.CharField(), "name": serializers.CharField(), "effect": serializers.CharField()},
-        many=True,
-    )
-
-
 class RulesetListView(APIView):
     """Every ruleset's tables: rounds, contracts, wilds, penalties, players, variants."""
 
-    @extend_schema(operation_id="rulesets_list", responses={200: RulesetSerializer(many=True)})
+    @extend_schema(operation_id="rulesets_list", responses={200: RulesetOutput(many=True)})
     def get(self, request: Request) -> Response:
         return Response([rules_data(rules) for rules in RULESETS.values()])
 
@@ -256,7 +137,7 @@ class RulesetListView(APIView):
 class RulesetDetailView(APIView):
     """One ruleset's tables, with variants applied when asked."""
 
-    @extend_schema(parameters=[VARIANTS_PARAM], responses={200: RulesetSerializer, 400: ERROR, 404: ERROR})
+    @extend_schema(parameters=[VARIANTS_PARAM], responses={200: RulesetOutput, 400: ERROR, 404: ERROR})
     def get(self, request: Request, slug: str) -> Response:
         if slug not in RULESETS:
             raise NotFound(f"unsupported ruleset: {slug!r} (known: {', '.join(RULESETS)})")

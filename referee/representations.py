@@ -1,103 +1,277 @@
-"""Engine objects as plain data for the API and the pages (one shape for both)."""
+"""Engine objects as the API shows them: each shape declared once, as the serializer that renders it.
+
+The same serializers document the OpenAPI schema and render the responses (and the rules
+pages read ``rules_data``), so a field cannot be in the one and not the other. A round of
+a ruleset's table (``RoundTableOutput``) is declared here once; the score-keeper's
+current round extends it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from .engine import Laid, Penalty, Rules, Verdict, variants_for
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .engine import Component, Laid, Penalty, Placed, Rules, Verdict, variants_for
 from .engine.cards import rank_text
 from .engine.i18n import _
 
-
-def laid_data(laid: Laid) -> dict[str, Any]:
-    reading = laid.reading
-    return {
-        "kind": reading.kind.value,
-        "description": reading.describe(),
-        "cards": [str(p) for p in reading.cards],
-        "wilds": [
-            {
-                "card": str(p.card),
-                "stands_for": str(p.identity),
-                "name": p.identity.name,
-                "choices": [str(i) for i in laid.choices(p)],
-            }
-            for p in reading.wilds
-        ],
-        "ambiguous": laid.ambiguous,
-    }
+Output = serializers.Serializer[Any]
 
 
-def verdict_data(verdict: Verdict) -> dict[str, Any]:
-    return {
-        "action": verdict.action,
-        "legal": verdict.legal,
-        "reasons": list(verdict.reasons),
-        "melds": [laid_data(m) for m in verdict.melds],
-        "notes": list(verdict.notes),
-        "freed": str(verdict.freed) if verdict.freed else None,
-        "unused": [str(c) for c in verdict.unused],
-    }
+class ComponentOutput(Output):
+    class Meta:
+        ref_name = "ContractComponent"
+
+    kind = serializers.ChoiceField(choices=["book", "run"], source="kind.value")
+    length = serializers.IntegerField()
 
 
-def penalty_data(penalty: Penalty) -> dict[str, Any]:
-    return {
-        "points": penalty.points,
-        "cards": [
-            {"card": str(c.card), "name": c.card.name, "points": c.points, "wild": c.wild} for c in penalty.cards
-        ],
-    }
+class RoundTableOutput(Output):
+    """A round of a ruleset's table: what is wild and what the contract asks."""
+
+    class Meta:
+        ref_name = "RoundTableBase"
+
+    number = serializers.IntegerField()
+    wild_rank = serializers.CharField(allow_null=True)
+    wilds = serializers.CharField()
+    contract = serializers.CharField()
+    components = ComponentOutput(many=True)
+    final = serializers.BooleanField()
 
 
-def rules_data(rules: Rules) -> dict[str, Any]:
-    deck_by_players = {n: rules.deck(n) for n in range(rules.min_players, rules.max_players + 1)}
-    return {
-        "slug": rules.slug,
-        "name": rules.display_name,
-        "document": rules.source,
-        "variants_applied": list(rules.variants),
-        "players": {"min": rules.min_players, "max": rules.max_players},
-        "decks": [
-            {"players": n, "packs": d.packs, "jokers": d.jokers, "cards": d.size} for n, d in deck_by_players.items()
-        ],
-        "words": {
+@dataclass(frozen=True)
+class TableRound:
+    """A round of a ruleset's table, in words."""
+
+    number: int
+    dealt: int
+    wild_rank: str | None
+    wilds: str
+    contract: str
+    components: tuple[Component, ...]
+    final: bool
+
+    @classmethod
+    def of(cls, rules: Rules, number: int) -> TableRound:
+        rnd = rules.round(number)
+        wild = rules.wild_rank(number)
+        return cls(
+            number=number,
+            dealt=rnd.dealt,
+            wild_rank=rank_text(wild) if wild is not None else None,
+            wilds=rules.wild_words(number),
+            contract=rules.contract_words(number),
+            components=rnd.contract,
+            final=rnd.final,
+        )
+
+
+class RulesRoundOutput(RoundTableOutput):
+    class Meta:
+        ref_name = "RoundTable"
+
+    dealt = serializers.IntegerField()
+
+
+class WildOutput(Output):
+    class Meta:
+        ref_name = "Wild"
+
+    card = serializers.CharField(source="placed.card")
+    stands_for = serializers.CharField(
+        source="placed.identity", help_text="The rank ('7') in a book, or the card ('7S') in a run."
+    )
+    name = serializers.CharField(source="placed.identity.name")
+    choices = serializers.ListField(child=serializers.CharField(), help_text="Every identity that fits this wild.")
+
+
+@dataclass(frozen=True)
+class _Wild:
+    placed: Placed
+    choices: tuple[str, ...]
+
+
+class MeldOutput(Output):
+    class Meta:
+        ref_name = "Meld"
+
+    kind = serializers.ChoiceField(choices=["book", "run"], source="reading.kind.value")
+    description = serializers.SerializerMethodField()
+    cards = serializers.SerializerMethodField()
+    wilds = serializers.SerializerMethodField()
+    ambiguous = serializers.BooleanField()
+
+    def get_description(self, laid: Laid) -> str:
+        return laid.reading.describe()
+
+    def get_cards(self, laid: Laid) -> list[str]:
+        return [str(p) for p in laid.reading.cards]
+
+    @extend_schema_field(WildOutput(many=True))
+    def get_wilds(self, laid: Laid) -> list[Any]:
+        wilds = [_Wild(p, tuple(str(i) for i in laid.choices(p))) for p in laid.reading.wilds]
+        return list(WildOutput(wilds, many=True).data)
+
+
+class VerdictOutput(Output):
+    class Meta:
+        ref_name = "Verdict"
+
+    action = serializers.CharField()
+    legal = serializers.BooleanField()
+    reasons = serializers.ListField(child=serializers.CharField())
+    melds = MeldOutput(many=True)
+    notes = serializers.ListField(child=serializers.CharField())
+    freed = serializers.CharField(allow_null=True)
+    unused = serializers.ListField(child=serializers.CharField())
+
+
+class CardPointsOutput(Output):
+    class Meta:
+        ref_name = "CardPoints"
+
+    card = serializers.CharField()
+    name = serializers.CharField(source="card.name")
+    points = serializers.IntegerField()
+    wild = serializers.BooleanField()
+
+
+class PenaltyOutput(Output):
+    class Meta:
+        ref_name = "Score"
+
+    points = serializers.IntegerField()
+    cards = CardPointsOutput(many=True)
+
+
+class DeckOutput(Output):
+    class Meta:
+        ref_name = "DeckForPlayers"
+
+    players = serializers.IntegerField()
+    packs = serializers.IntegerField()
+    jokers = serializers.IntegerField()
+    cards = serializers.IntegerField(source="size")
+
+
+@dataclass(frozen=True)
+class _Deck:
+    players: int
+    packs: int
+    jokers: int
+    size: int
+
+
+class RulesetOutput(Output):
+    class Meta:
+        ref_name = "Ruleset"
+
+    slug = serializers.CharField()
+    name = serializers.CharField(source="display_name")
+    document = serializers.CharField(
+        source="source", help_text="The rules document in shared/rules this ruleset follows."
+    )
+    variants_applied = serializers.ListField(child=serializers.CharField(), source="variants")
+    players = serializers.SerializerMethodField()
+    decks = serializers.SerializerMethodField()
+    words = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+    penalties = serializers.SerializerMethodField()
+    exact_opening = serializers.BooleanField()
+    runs_may_join = serializers.BooleanField()
+    layoff_on_opening_turn = serializers.BooleanField()
+    swap = serializers.ChoiceField(choices=["none", "any_wild", "joker_in_run"], source="swap.value")
+    buys = serializers.SerializerMethodField()
+    tie_break = serializers.ChoiceField(choices=["round_wins", "shared"], source="tie_break.value")
+    cut_bonus = serializers.IntegerField()
+    variants = serializers.SerializerMethodField()
+
+    @extend_schema_field({"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}})
+    def get_players(self, rules: Rules) -> dict[str, int]:
+        return {"min": rules.min_players, "max": rules.max_players}
+
+    @extend_schema_field(DeckOutput(many=True))
+    def get_decks(self, rules: Rules) -> list[Any]:
+        decks = [rules.deck(n) for n in range(rules.min_players, rules.max_players + 1)]
+        rows = [_Deck(n, d.packs, d.jokers, d.size) for n, d in enumerate(decks, start=rules.min_players)]
+        return list(DeckOutput(rows, many=True).data)
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {w: {"type": "string"} for w in ("round", "rounds", "book", "books", "run", "runs")},
+        }
+    )
+    def get_words(self, rules: Rules) -> dict[str, str]:
+        return {
             "round": _(rules.round_word),
             "rounds": _(rules.round_plural),
             "book": _(rules.book_word),
             "books": _(rules.book_plural),
             "run": _(rules.run_word),
             "runs": _(rules.run_plural),
-        },
-        "rounds": [
-            {
-                "number": r.number,
-                "dealt": r.dealt,
-                "wild_rank": rank_text(w) if (w := rules.wild_rank(r.number)) is not None else None,
-                "wilds": rules.wild_words(r.number),
-                "contract": rules.contract_words(r.number),
-                "components": [{"kind": c.kind.value, "length": c.length} for c in r.contract],
-                "final": r.final,
-            }
-            for r in rules.rounds
-        ],
-        "penalties": {
-            "joker": rules.penalties.joker,
-            "wild": rules.penalties.wild,
-            "ace": rules.penalties.ace,
-            "ten_to_king": rules.penalties.ten_to_king,
-            "two_to_nine": rules.penalties.number,
-        },
-        "exact_opening": rules.exact_opening,
-        "runs_may_join": rules.runs_may_join,
-        "layoff_on_opening_turn": rules.layoff_on_opening_turn,
-        "swap": rules.swap.value,
-        "buys": {
-            "allowed": rules.buys.allowed,
-            "limit": rules.buys.limit,
-            "not_twice_in_row": rules.buys.not_twice_in_row,
-            "name": _(rules.buys.name),
-        },
-        "tie_break": rules.tie_break.value,
-        "cut_bonus": rules.cut_bonus,
-        "variants": [{"slug": v.slug, "name": _(v.name), "effect": _(v.effect)} for v in variants_for(rules.slug)],
-    }
+        }
+
+    @extend_schema_field(RulesRoundOutput(many=True))
+    def get_rounds(self, rules: Rules) -> list[Any]:
+        rows = [TableRound.of(rules, r.number) for r in rules.rounds]
+        return list(RulesRoundOutput(rows, many=True).data)
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {
+                "joker": {"type": "integer"},
+                "wild": {"type": "integer", "nullable": True},
+                "ace": {"type": "integer"},
+                "ten_to_king": {"type": "integer"},
+                "two_to_nine": {"type": "integer", "nullable": True, "description": "null: face value"},
+            },
+        }
+    )
+    def get_penalties(self, rules: Rules) -> dict[str, int | None]:
+        p = rules.penalties
+        return {"joker": p.joker, "wild": p.wild, "ace": p.ace, "ten_to_king": p.ten_to_king, "two_to_nine": p.number}
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {
+                "allowed": {"type": "boolean"},
+                "limit": {"type": "integer", "nullable": True},
+                "not_twice_in_row": {"type": "boolean"},
+                "name": {"type": "string"},
+            },
+        }
+    )
+    def get_buys(self, rules: Rules) -> dict[str, Any]:
+        b = rules.buys
+        return {"allowed": b.allowed, "limit": b.limit, "not_twice_in_row": b.not_twice_in_row, "name": _(b.name)}
+
+    @extend_schema_field(
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"slug": {"type": "string"}, "name": {"type": "string"}, "effect": {"type": "string"}},
+            },
+        }
+    )
+    def get_variants(self, rules: Rules) -> list[dict[str, str]]:
+        return [{"slug": v.slug, "name": _(v.name), "effect": _(v.effect)} for v in variants_for(rules.slug)]
+
+
+def verdict_data(verdict: Verdict) -> dict[str, Any]:
+    return dict(VerdictOutput(verdict).data)
+
+
+def penalty_data(penalty: Penalty) -> dict[str, Any]:
+    return dict(PenaltyOutput(penalty).data)
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    return dict(RulesetOutput(rules).data)

@@ -23,7 +23,15 @@ from referee.serializers import InputSerializer
 from .access import check_token, creating, token_if_valid
 from .exchange import game_document, game_import
 from .models import Game
-from .representations import change_data, game_data, standings_data
+from .representations import (
+    ChangeOutput,
+    GameOutput,
+    NewGameOutput,
+    StandingsOutput,
+    change_data,
+    game_data,
+    standings_data,
+)
 from .selectors import game_get, game_history, game_standings
 from .services import game_create, game_undo, round_record, round_replace
 
@@ -60,108 +68,6 @@ def _written(request: Request, game_id: str, status_code: int = status.HTTP_200_
     return _secret(Response(body, status=status_code))
 
 
-class StandingsOutput(serializers.Serializer):  # type: ignore[type-arg]
-    """Documents ``standings_data``."""
-
-    class Meta:
-        ref_name = "Standings"
-
-    finished = serializers.BooleanField()
-    standings = inline_serializer(
-        "Standing",
-        {
-            "player": serializers.CharField(),
-            "total": serializers.IntegerField(),
-            "round_wins": serializers.IntegerField(),
-            "place": serializers.IntegerField(),
-        },
-        many=True,
-    )
-    winners = serializers.ListField(child=serializers.CharField())
-    notes = serializers.ListField(child=serializers.CharField())
-
-
-class GameOutput(serializers.Serializer):  # type: ignore[type-arg]
-    """Documents ``game_data``."""
-
-    class Meta:
-        ref_name = "Game"
-
-    id = serializers.CharField()
-    url = serializers.URLField(help_text="The game's table page: the view link.")
-    edit_url = serializers.URLField(
-        allow_null=True, help_text="The edit link (carries the token); only for a caller that has the token."
-    )
-    ruleset = serializers.CharField()
-    variants = serializers.ListField(child=serializers.CharField())
-    version = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    players = inline_serializer(
-        "Seat", {"name": serializers.CharField(), "seat": serializers.IntegerField()}, many=True
-    )
-    first_dealer = serializers.CharField()
-    first_dealer_method = serializers.ChoiceField(choices=["named", "random", "draw"])
-    rounds = inline_serializer(
-        "RecordedRound",
-        {
-            "number": serializers.IntegerField(),
-            "winner": serializers.CharField(allow_null=True),
-            "dealer": serializers.CharField(),
-            "hand_size": serializers.IntegerField(),
-            "wild_rank": serializers.CharField(allow_null=True),
-            "cut_bonus": serializers.BooleanField(),
-            "scores": inline_serializer(
-                "RoundScore",
-                {
-                    "player": serializers.CharField(),
-                    "points": serializers.IntegerField(),
-                    "penalty": serializers.IntegerField(),
-                    "adjustment": serializers.IntegerField(),
-                    "cards": serializers.ListField(child=serializers.CharField()),
-                    "typed": serializers.BooleanField(),
-                    "buys": serializers.IntegerField(),
-                    "breakdown": inline_serializer(
-                        "ScoredCard",
-                        {
-                            "card": serializers.CharField(),
-                            "points": serializers.IntegerField(),
-                            "wild": serializers.BooleanField(),
-                        },
-                        many=True,
-                    ),
-                },
-                many=True,
-            ),
-        },
-        many=True,
-    )
-    current_round = inline_serializer(
-        "CurrentRound",
-        {
-            "number": serializers.IntegerField(),
-            "hand_size": serializers.IntegerField(),
-            "wild_rank": serializers.CharField(allow_null=True),
-            "wilds": serializers.CharField(),
-            "contract": serializers.CharField(),
-            "components": inline_serializer(
-                "RoundComponent",
-                {"kind": serializers.ChoiceField(choices=["book", "run"]), "length": serializers.IntegerField()},
-                many=True,
-            ),
-            "final": serializers.BooleanField(),
-            "dealer": serializers.CharField(),
-            "first_player": serializers.CharField(),
-            "packs": serializers.IntegerField(),
-            "jokers": serializers.IntegerField(),
-            "stock": serializers.IntegerField(),
-            "upcard": serializers.IntegerField(),
-        },
-        allow_null=True,
-    )
-    finished = serializers.BooleanField()
-    standings = StandingsOutput()
-
-
 class GamesView(APIView):
     """Start a game."""
 
@@ -193,13 +99,7 @@ class GamesView(APIView):
             help_text="Draw for the deal: each player's card; the highest (aces high) deals.",
         )
 
-    class OutputSerializer(GameOutput):
-        class Meta:
-            ref_name = "NewGame"
-
-        edit_token = serializers.CharField(help_text="The secret that lets a phone record and correct rounds.")
-
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 400: ERROR, 429: ERROR})
+    @extend_schema(request=InputSerializer, responses={201: NewGameOutput, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -293,27 +193,15 @@ class StandingsView(APIView):
         return Response(standings_data(game_standings(game=game_get(game_id=game_id))))
 
 
-CHANGE = inline_serializer(
-    "Change",
-    {
-        "id": serializers.IntegerField(),
-        "action": serializers.ChoiceField(choices=["record", "correct", "undo"]),
-        "round": serializers.IntegerField(),
-        "at": serializers.DateTimeField(),
-        "version": serializers.IntegerField(),
-        "before": serializers.JSONField(allow_null=True),
-        "after": serializers.JSONField(allow_null=True),
-        "undoes": serializers.IntegerField(allow_null=True),
-        "undone": serializers.BooleanField(),
-    },
-    many=True,
-)
+HISTORY = inline_serializer("History", {"changes": ChangeOutput(many=True)})
 
 
 class HistoryView(APIView):
     """Every change to the game, newest first, with the round before and after."""
 
-    @extend_schema(responses={200: inline_serializer("History", {"changes": CHANGE}, many=False), 404: ERROR})
+    @extend_schema(
+        responses={200: inline_serializer("History", {"changes": ChangeOutput(many=True)}, many=False), 404: ERROR}
+    )
     def get(self, request: Request, game_id: str) -> Response:
         game = game_get(game_id=game_id)
         return Response({"changes": [change_data(c) for c in game_history(game=game)]})
@@ -351,7 +239,7 @@ class ExportView(APIView):
 class ImportView(APIView):
     """Restore an exported game as a new game, with a new id and edit token."""
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: GamesView.OutputSerializer, 400: ERROR, 429: ERROR})
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: NewGameOutput, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
         with creating(request):
             game, token = game_import(document=request.data)

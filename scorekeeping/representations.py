@@ -1,106 +1,208 @@
-"""Games as plain data: the API's shape (the pages read the same selectors)."""
+"""Games as the API shows them: each shape declared once, as the serializer that renders it.
+
+The serializers document the OpenAPI schema and render the responses, so the two cannot
+disagree. A game comes from ``selectors.game_get`` (everything prefetched: a game renders
+in a fixed number of queries). The current round extends the referee's round table.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from referee.representations import RoundTableOutput
+
 from .links import edit_path, view_path
-from .models import Change, Game, Round
-from .selectors import CurrentRound, Standings, game_current_round, game_standings
+from .models import Change, Game, Round, Score
+from .selectors import Standings, game_current_round, game_standings
+
+Output = serializers.Serializer[Any]
 
 
-def round_data(rnd: Round, names: dict[int, str]) -> dict[str, Any]:
-    return {
-        "number": rnd.number,
-        "winner": names[rnd.winner_id] if rnd.winner_id else None,
-        "dealer": names[rnd.dealer_id],
-        "hand_size": rnd.dealt,
-        "wild_rank": rnd.wild_rank or None,
-        "cut_bonus": rnd.cut_bonus,
-        "scores": [
-            {
-                "player": names[s.player_id],
-                "points": s.points,
-                "penalty": s.penalty,
-                "adjustment": s.adjustment,
-                "cards": s.cards.split() if s.cards else [],
-                "typed": s.typed,
-                "buys": s.buys,
-                "breakdown": s.breakdown,
-            }
-            for s in rnd.scores.all()
-        ],
-    }
+class IsoDateTimeField(serializers.DateTimeField):
+    """A time as Python writes it (``2026-11-30T22:00:00+00:00``), as the API always has."""
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
 
 
-def current_round_data(current: CurrentRound | None) -> dict[str, Any] | None:
-    if current is None:
-        return None
-    return {
-        "number": current.number,
-        "hand_size": current.hand_size,
-        "wild_rank": current.wild_rank,
-        "wilds": current.wild_words,
-        "contract": current.contract,
-        "components": [{"kind": c.kind.value, "length": c.length} for c in current.components],
-        "final": current.final,
-        "dealer": current.dealer.name,
-        "first_player": current.first_player.name,
-        "packs": current.packs,
-        "jokers": current.jokers,
-        "stock": current.stock,
-        "upcard": current.upcard,
-    }
+class ScoredCardOutput(Output):
+    class Meta:
+        ref_name = "ScoredCard"
+
+    card = serializers.CharField()
+    points = serializers.IntegerField()
+    wild = serializers.BooleanField()
 
 
-def standings_data(standings: Standings) -> dict[str, Any]:
-    return {
-        "finished": standings.finished,
-        "standings": [
-            {"player": r.player.name, "total": r.total, "round_wins": r.round_wins, "place": r.place}
-            for r in standings.rows
-        ],
-        "winners": [p.name for p in standings.winners],
-        "notes": standings.notes,
-    }
+class RoundScoreOutput(Output):
+    class Meta:
+        ref_name = "RoundScore"
+
+    player = serializers.CharField(source="player.name")
+    points = serializers.IntegerField()
+    penalty = serializers.IntegerField()
+    adjustment = serializers.IntegerField()
+    cards = serializers.SerializerMethodField()
+    typed = serializers.BooleanField()
+    buys = serializers.IntegerField()
+    breakdown = ScoredCardOutput(many=True)
+
+    def get_cards(self, score: Score) -> list[str]:
+        return score.cards.split() if score.cards else []
+
+
+class RecordedRoundOutput(Output):
+    class Meta:
+        ref_name = "RecordedRound"
+
+    number = serializers.IntegerField()
+    winner = serializers.CharField(source="winner.name", allow_null=True, default=None)
+    dealer = serializers.CharField(source="dealer.name")
+    hand_size = serializers.IntegerField(source="dealt")
+    wild_rank = serializers.SerializerMethodField()
+    cut_bonus = serializers.BooleanField()
+    scores = RoundScoreOutput(many=True, source="scores.all")
+
+    def get_wild_rank(self, rnd: Round) -> str | None:
+        return rnd.wild_rank or None
+
+
+class CurrentRoundOutput(RoundTableOutput):
+    class Meta:
+        ref_name = "CurrentRound"
+
+    hand_size = serializers.IntegerField()
+    wilds = serializers.CharField(source="wild_words")
+    dealer = serializers.CharField(source="dealer.name")
+    first_player = serializers.CharField(source="first_player.name")
+    packs = serializers.IntegerField()
+    jokers = serializers.IntegerField()
+    stock = serializers.IntegerField()
+    upcard = serializers.IntegerField()
+
+
+class StandingOutput(Output):
+    class Meta:
+        ref_name = "Standing"
+
+    player = serializers.CharField(source="player.name")
+    total = serializers.IntegerField()
+    round_wins = serializers.IntegerField()
+    place = serializers.IntegerField()
+
+
+class StandingsOutput(Output):
+    class Meta:
+        ref_name = "Standings"
+
+    finished = serializers.BooleanField()
+    standings = StandingOutput(many=True, source="rows")
+    winners = serializers.SerializerMethodField()
+    notes = serializers.ListField(child=serializers.CharField())
+
+    def get_winners(self, standings: Standings) -> list[str]:
+        return [p.name for p in standings.winners]
+
+
+class SeatOutput(Output):
+    class Meta:
+        ref_name = "Seat"
+
+    name = serializers.CharField()
+    seat = serializers.IntegerField()
+
+
+class GameOutput(Output):
+    """A game: players, every round with each score, the round to deal next, the standings.
+
+    Context: ``base_url`` (scheme and host) makes the links absolute; ``token``, given only
+    to a caller that proved it has it, adds the edit link.
+    """
+
+    class Meta:
+        ref_name = "Game"
+
+    id = serializers.CharField(source="pk")
+    url = serializers.SerializerMethodField(help_text="The game's table page: the view link.")
+    edit_url = serializers.SerializerMethodField(
+        help_text="The edit link (carries the token); only for a caller that has the token."
+    )
+    ruleset = serializers.CharField()
+    variants = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+    created_at = IsoDateTimeField()
+    players = SeatOutput(many=True, source="players.all")
+    first_dealer = serializers.SerializerMethodField()
+    first_dealer_method = serializers.ChoiceField(choices=["named", "random", "draw"])
+    rounds = RecordedRoundOutput(many=True, source="rounds.all")
+    current_round = serializers.SerializerMethodField()
+    finished = serializers.SerializerMethodField()
+    standings = serializers.SerializerMethodField()
+
+    def _base(self) -> str:
+        return str(self.context.get("base_url", ""))
+
+    def get_url(self, game: Game) -> str:
+        return self._base() + view_path(game.pk)
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_edit_url(self, game: Game) -> str | None:
+        token = self.context.get("token")
+        return self._base() + edit_path(game.pk, token) if token else None
+
+    def get_first_dealer(self, game: Game) -> str:
+        return str(game.players.all()[game.first_dealer_seat].name)
+
+    @extend_schema_field(CurrentRoundOutput(allow_null=True))
+    def get_current_round(self, game: Game) -> dict[str, Any] | None:
+        current = game_current_round(game=game)
+        return None if current is None else dict(CurrentRoundOutput(current).data)
+
+    def get_finished(self, game: Game) -> bool:
+        return bool(game_standings(game=game).finished)
+
+    @extend_schema_field(StandingsOutput)
+    def get_standings(self, game: Game) -> dict[str, Any]:
+        return dict(StandingsOutput(game_standings(game=game)).data)
+
+
+class NewGameOutput(GameOutput):
+    class Meta:
+        ref_name = "NewGame"
+
+    edit_token = serializers.CharField(help_text="The secret that lets a phone record and correct rounds.")
+
+
+class ChangeOutput(Output):
+    class Meta:
+        ref_name = "Change"
+
+    id = serializers.IntegerField(source="pk")
+    action = serializers.ChoiceField(choices=["record", "correct", "undo"])
+    round = serializers.IntegerField(source="round_number")
+    at = IsoDateTimeField()
+    version = serializers.IntegerField()
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    undoes = serializers.IntegerField(source="undoes_id", allow_null=True)
+    undone = serializers.SerializerMethodField()
+
+    def get_undone(self, change: Change) -> bool:
+        return bool(getattr(change, "is_undone", False))
 
 
 def game_data(game: Game, *, base_url: str = "", token: str | None = None) -> dict[str, Any]:
-    """The game as the API shows it; ``game`` comes from ``game_get`` (everything prefetched).
+    """The game as the API shows it (``GameOutput``)."""
+    return dict(GameOutput(game, context={"base_url": base_url, "token": token}).data)
 
-    ``base_url`` (scheme and host) makes ``url`` absolute; ``edit_url`` is given only with the
-    game's token (the caller proved it has it), never otherwise.
-    """
-    players = list(game.players.all())
-    names = {p.pk: p.name for p in players}
-    standings = game_standings(game=game)
-    return {
-        "id": game.pk,
-        "url": base_url + view_path(game.pk),
-        "edit_url": base_url + edit_path(game.pk, token) if token else None,
-        "ruleset": game.ruleset,
-        "variants": game.variants,
-        "version": game.version,
-        "created_at": game.created_at.isoformat(),
-        "players": [{"name": p.name, "seat": p.seat} for p in players],
-        "first_dealer": players[game.first_dealer_seat].name,
-        "first_dealer_method": game.first_dealer_method,
-        "rounds": [round_data(r, names) for r in game.rounds.all()],
-        "current_round": current_round_data(game_current_round(game=game)),
-        "finished": standings.finished,
-        "standings": standings_data(standings),
-    }
+
+def standings_data(standings: Standings) -> dict[str, Any]:
+    return dict(StandingsOutput(standings).data)
 
 
 def change_data(change: Change) -> dict[str, Any]:
-    return {
-        "id": change.pk,
-        "action": change.action,
-        "round": change.round_number,
-        "at": change.at.isoformat(),
-        "version": change.version,
-        "before": change.before,
-        "after": change.after,
-        "undoes": change.undoes_id,
-        "undone": bool(getattr(change, "is_undone", False)),
-    }
+    return dict(ChangeOutput(change).data)

@@ -17,14 +17,18 @@ from referee.engine.words import names_and
 from .models import Change, Game, Player, Round, Score
 from .services import rules_for
 
+SCORES_IN_SEAT_ORDER = Score.objects.order_by("player__seat").select_related("player")
+
 
 def games_with_everything() -> QuerySet[Game]:
     return Game.objects.prefetch_related(
         Prefetch("players", queryset=Player.objects.order_by("seat")),
         Prefetch(
             "rounds",
-            queryset=Round.objects.order_by("number").prefetch_related(
-                Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
+            queryset=Round.objects.order_by("number")
+            .select_related("winner", "dealer")
+            .prefetch_related(
+                Prefetch("scores", queryset=Score.objects.order_by("player__seat").select_related("player"))
             ),
         ),
     )
