@@ -25,14 +25,12 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
-from .formdata import form_int, form_ruleset, form_variants, tapped, untap_target, untapped
+from .formdata import form_int, tapped, untap_target, untapped
+from .forms import HAND, RefereeForm, RulesForm, cleaned
 from .htmx import HtmxHttpRequest, refused
 from .presentation import chips, keypad
 from .representations import rules_data
 from .services import referee_check
-
-HAND = "hand"
-ACTIONS = (Action.OPEN, Action.LAYOFF, Action.SWAP, Action.GO_OUT, HAND)
 
 
 @dataclass
@@ -57,17 +55,18 @@ class RefereeState:
 
     @classmethod
     def from_post(cls, data: QueryDict) -> RefereeState:
-        ruleset = form_ruleset(data)
-        action = data.get("action", Action.OPEN)
+        form = RefereeForm(data)
+        values = cleaned(form)
+        ruleset, variants = form.rules_choice()
         state = cls(
             ruleset=ruleset,
-            variants=form_variants(data, ruleset),
-            round=form_int(data.get("round"), 1),
-            action=action if action in ACTIONS else Action.OPEN,
-            groups=[g[:400] for g in data.getlist("group")][:8] or ["", ""],
-            active=form_int(data.get("active"), 0),
-            players=form_int(data.get("players"), 0) or None,
-            opened_this_turn=data.get("opened_this_turn") == "on",
+            variants=variants,
+            round=values.get("round") or 1,
+            action=values.get("action") or Action.OPEN,
+            groups=values.get("group") or ["", ""],
+            active=values.get("active") or 0,
+            players=values.get("players") or None,
+            opened_this_turn=bool(values.get("opened_this_turn")),
         )
         try:
             rules = state.rules()
@@ -303,7 +302,9 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
 def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if slug not in RULESETS:
         raise Http404(f"no ruleset {slug!r}")
-    variants = form_variants(request.GET, slug)
+    form = RulesForm({"ruleset": slug, "variant": request.GET.getlist("variant")})
+    form.is_valid()
+    _ruleset, variants = form.rules_choice()
     try:
         rules = find_rules(slug, variants)
     except RefereeError:

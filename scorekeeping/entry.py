@@ -16,8 +16,10 @@ from django.utils.translation import gettext as _
 from referee.engine import RefereeError, parse_cards
 from referee.engine.rounds import cutter_seat
 from referee.formdata import form_int, tapped, untap_target, untapped
+from referee.forms import cleaned
 from referee.presentation import Chip, Key, chips, keypad
 
+from .forms import RoundEntryForm
 from .models import Game, Player, Round
 from .services import round_preview, rules_for
 
@@ -38,16 +40,17 @@ class EntryState:
 
     @classmethod
     def from_post(cls, post: QueryDict, players: list[Player]) -> EntryState:
+        values = cleaned(RoundEntryForm(post, players=players))
         state = cls(
-            winner=post.get("winner", ""),
-            cut_bonus=post.get("cut_bonus") == "on",
-            version=form_int(post.get("version"), None),
-            active=form_int(post.get("active"), None),
+            winner=values.get("winner") or "",
+            cut_bonus=bool(values.get("cut_bonus")),
+            version=values.get("version"),
+            active=values.get("active"),
         )
         for p in players:
-            state.hands[p.seat] = post.get(f"hand-{p.seat}", "")[:400]
-            state.points[p.seat] = post.get(f"points-{p.seat}", "").strip()
-            state.buys[p.seat] = post.get(f"buys-{p.seat}", "").strip()
+            state.hands[p.seat] = values.get(f"hand-{p.seat}") or ""
+            state.points[p.seat] = values.get(f"points-{p.seat}") or ""
+            state.buys[p.seat] = values.get(f"buys-{p.seat}") or ""
         return state
 
     @classmethod

@@ -14,9 +14,10 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
-from referee.formdata import form_int, form_ruleset, form_variants
+from referee.formdata import form_int
+from referee.forms import RulesForm, cleaned
 
-METHODS = ("random", "named", "draw")
+from .forms import NewGameForm
 
 
 @dataclass
@@ -31,23 +32,25 @@ class NewGameState:
 
     @classmethod
     def initial(cls, query: QueryDict) -> NewGameState:
-        state = cls(ruleset=form_ruleset(query))
+        form = RulesForm(query)
+        form.is_valid()
+        state = cls(ruleset=form.rules_choice()[0])
         state.players = [""] * max(2, RULESETS[state.ruleset].min_players)
         return state
 
     @classmethod
     def from_post(cls, post: QueryDict) -> NewGameState:
-        ruleset = form_ruleset(post)
-        players = post.getlist("player") or ["", ""]
-        draws = post.getlist("draw")
-        method = post.get("method", "random")
-        dealer = form_int(post.get("dealer"), 0)
+        form = NewGameForm(post)
+        values = cleaned(form)
+        ruleset, variants = form.rules_choice()
+        players = values.get("player") or ["", ""]
+        draws = values.get("draw") or []
         return cls(
             ruleset=ruleset,
-            variants=form_variants(post, ruleset),
-            players=players[:20],
-            method=method if method in METHODS else "random",
-            dealer=dealer,
+            variants=variants,
+            players=players,
+            method=values.get("method") or "random",
+            dealer=values.get("dealer") or 0,
             draws=(draws + [""] * len(players))[: len(players)],
         )
 
