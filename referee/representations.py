@@ -14,8 +14,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .engine import Component, Laid, Penalty, Placed, Rules, Verdict, variants_for
-from .engine.cards import rank_text
+from .engine import Laid, Penalty, Placed, Rules, Verdict, variants_for
 from .engine.i18n import _
 
 Output = serializers.Serializer[Any]
@@ -41,33 +40,6 @@ class RoundTableOutput(Output):
     contract = serializers.CharField()
     components = ComponentOutput(many=True)
     final = serializers.BooleanField()
-
-
-@dataclass(frozen=True)
-class TableRound:
-    """A round of a ruleset's table, in words."""
-
-    number: int
-    dealt: int
-    wild_rank: str | None
-    wilds: str
-    contract: str
-    components: tuple[Component, ...]
-    final: bool
-
-    @classmethod
-    def of(cls, rules: Rules, number: int) -> TableRound:
-        rnd = rules.round(number)
-        wild = rules.wild_rank(number)
-        return cls(
-            number=number,
-            dealt=rnd.dealt,
-            wild_rank=rank_text(wild) if wild is not None else None,
-            wilds=rules.wild_words(number),
-            contract=rules.contract_words(number),
-            components=rnd.contract,
-            final=rnd.final,
-        )
 
 
 class RulesRoundOutput(RoundTableOutput):
@@ -218,7 +190,7 @@ class RulesetOutput(Output):
 
     @extend_schema_field(RulesRoundOutput(many=True))
     def get_rounds(self, rules: Rules) -> list[Any]:
-        rows = [TableRound.of(rules, r.number) for r in rules.rounds]
+        rows = [rules.in_words(r.number) for r in rules.rounds]
         return list(RulesRoundOutput(rows, many=True).data)
 
     @extend_schema_field(

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from referee.engine import Component, Rules, TieBreak
-from referee.engine.cards import rank_text
 from referee.engine.rounds import dealer_seat
 from referee.engine.words import names_and
 
@@ -143,16 +142,15 @@ def game_current_round(*, game: Game) -> CurrentRound | None:
     n = len(players)
     dealer = dealer_seat(game.first_dealer_seat, number, n)
     deck = rules.deck(n)
-    wild = rules.wild_rank(number)
-    rnd = rules.round(number)
+    words = rules.in_words(number)
     return CurrentRound(
         number=number,
-        hand_size=rnd.dealt,
-        wild_rank=rank_text(wild) if wild is not None else None,
-        wild_words=rules.wild_words(number),
-        contract=rules.contract_words(number),
-        components=rnd.contract,
-        final=rnd.final,
+        hand_size=words.dealt,
+        wild_rank=words.wild_rank,
+        wild_words=words.wilds,
+        contract=words.contract,
+        components=words.components,
+        final=words.final,
         dealer=players[dealer],
         first_player=players[(dealer + 1) % n],
         packs=deck.packs,

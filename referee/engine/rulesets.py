@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from .cards import KING, rank_plural
+from .cards import KING, rank_plural, rank_text
 from .errors import PlayerCountError, RoundOutOfRange, UnknownRuleset, UnknownVariant
 from .i18n import N_, _, capfirst, pgettext
 
@@ -107,6 +107,19 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundInWords:
+    """A round of a ruleset's table, in words: the rules API's round table, the table's announcement."""
+
+    number: int
+    dealt: int
+    wild_rank: str | None
+    wilds: str
+    contract: str
+    components: tuple[Component, ...]
+    final: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """A ruleset with its variants applied: everything the referee and the scorer need."""
 
@@ -194,6 +207,20 @@ class Rules:
             return 0
         stock = self.stock(players, number)
         return stock if self.buys.limit is None else min(self.buys.limit, stock)
+
+    def in_words(self, number: int) -> RoundInWords:
+        """A round of the table as players read it: cards dealt, what is wild, the contract."""
+        rnd = self.round(number)
+        wild = self.wild_rank(number)
+        return RoundInWords(
+            number=number,
+            dealt=rnd.dealt,
+            wild_rank=rank_text(wild) if wild is not None else None,
+            wilds=self.wild_words(number),
+            contract=self.contract_words(number),
+            components=rnd.contract,
+            final=rnd.final,
+        )
 
     @property
     def title(self) -> str:
