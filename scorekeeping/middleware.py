@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 CSP = "; ".join(
     [
@@ -32,3 +34,28 @@ class SecurityHeadersMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CSP)
         return response
+
+
+class MethodNotAllowedMiddleware:
+    """A 405 says, in words, which methods the address takes (Django's own has an empty body).
+
+    Under ``/api/`` in the API's JSON error shape; elsewhere a short page with a way back.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content:
+            return response
+        allowed = response.get("Allow", "")
+        message = _("This address does not answer {method}; it takes {allowed}.").format(
+            method=request.method, allowed=allowed
+        )
+        if request.path.startswith("/api/"):
+            answer: HttpResponse = JsonResponse({"detail": message, "errors": {}}, status=405)
+        else:
+            answer = render(request, "errors/not_allowed.html", {"message": message}, status=405)
+        answer["Allow"] = allowed
+        return answer

@@ -59,7 +59,7 @@ class NewGameState:
         verb, _sep, arg = op.partition("-")
         index = form_int(arg, -1)
         n = len(self.players)
-        if verb == "add" and n < 20:
+        if verb == "add" and n < RULESETS[self.ruleset].max_players:
             self.players.append("")
             self.draws.append("")
             self.focus = n
@@ -111,6 +111,7 @@ class NewGameState:
             ],
             "players": rows,
             "player_range": f"{rules.min_players}-{rules.max_players}",
+            "can_add": len(self.players) < rules.max_players,
             "method": self.method,
             "dealer": self.dealer,
             "focus": self.focus,

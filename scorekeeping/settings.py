@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scorekeeping.middleware.SecurityHeadersMiddleware",
+    "scorekeeping.middleware.MethodNotAllowedMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeping.urls"

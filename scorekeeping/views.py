@@ -49,7 +49,10 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
         template += "#form"
     if request.method != "POST":
         state = NewGameState.initial(request.GET)
-        return render(request, template, {"form": state.view()})
+        # Back from a game just started lands here: offer the way back to it first.
+        ids = phone.game_ids(request)
+        recent = Game.objects.filter(pk=ids[0]).prefetch_related("players").first() if ids else None
+        return render(request, template, {"form": state.view(), "recent": recent})
     state = NewGameState.from_post(request.POST)
     if not state.apply(request.POST.get("op", "")):
         return render(request, template, {"form": state.view()})

@@ -285,3 +285,26 @@ def test_can_i_says_what_is_left_in_hand_once(client):
     html = client.post("/referee/", {**base, "group": ["7C 7D 4H 9S 10S JS QS KD 2C"], "op": "check"}).content.decode()
     assert "✔ Legal" in html
     assert html.count("Left in hand") == 1 and "Left in hand: 2♣ K♦." in html
+
+
+def test_an_address_that_takes_post_answers_get_with_words(client):
+    game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
+    page = client.get(f"/g/{game['id']}/rounds/")
+    assert page.status_code == 405 and page["Allow"] == "POST"
+    assert "This address does not answer GET; it takes POST." in page.content.decode()
+    api = client.get("/api/referee/check/")
+    assert api.status_code == 405 and api.json()["detail"]
+
+
+def test_no_more_players_than_the_rules_allow_can_be_added(client):
+    form = {"ruleset": "mexican", "player": ["A", "B", "C", "D", "E", "F"], "op": "add"}
+    html = client.post("/games/new/", form).content.decode()
+    assert html.count('name="player"') == 6
+    assert "The table is full: these rules are for 2-6 players." in html
+
+
+def test_back_to_the_new_game_form_offers_the_game_just_started(client):
+    created = client.post("/games/new/", {"ruleset": "mexican", "player": ["Ana", "Ben"], "op": "create"})
+    table = created["Location"]
+    page = client.get("/games/new/").content.decode()
+    assert f'href="{table}"' in page and "Back to the game of Ana, Ben" in page
