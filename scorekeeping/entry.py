@@ -133,6 +133,7 @@ class EntryView:
     show_cut_bonus: bool
     cutter: str
     correcting: bool
+    refused: bool  # the errors shown are a refused Record's, not the preview's
 
 
 def entry_view(
@@ -204,6 +205,7 @@ def entry_view(
         show_cut_bonus=bool(rules.cut_bonus),
         cutter=cutter,
         correcting=correcting,
+        refused=errors is not None,
     )
 
 

@@ -166,6 +166,38 @@
   document.addEventListener("htmx:afterSettle", restoreDraft);
   document.body.addEventListener("roundSaved", clearDrafts);
 
+  // A refused Record keeps its place: the page does not move, the first error is brought into
+  // view and focused (a screen reader reads it), and no preview clears what Record said.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || !config.elt || !config.elt.matches || !config.elt.matches("form[data-entry]")) return;
+    var error = document.querySelector("#entry-errors[data-refused] li, #entry .error");
+    if (!error) return;
+    error.setAttribute("tabindex", "-1");
+    error.scrollIntoView({ block: "center" });
+    error.focus({ preventScroll: true });
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "entry-errors" && target.hasAttribute("data-refused")) event.detail.shouldSwap = false;
+  });
+
+  // After a round is saved the page stays where it is; the second tap of a double tap on
+  // Record (the same spot, moments later) lands on the next round's entry and is ignored.
+  var recordTap = null;
+  document.addEventListener("click", function (event) {
+    var near = recordTap && Math.abs(event.clientX - recordTap.x) < 40 && Math.abs(event.clientY - recordTap.y) < 40;
+    if (near && Date.now() - recordTap.at < 500) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    recordTap = null;  // any other tap in between ends the double tap
+    if (event.target.closest && event.target.closest("form[data-entry] button.primary")) {
+      recordTap = { x: event.clientX, y: event.clientY, at: Date.now() };
+    }
+  }, true);
+
   // A preview that answers after its form was replaced (the round was recorded) is dropped,
   // so previews never need aborting (htmx logs every abort as an error).
   document.addEventListener("htmx:beforeSwap", function (event) {

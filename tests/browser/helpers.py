@@ -102,3 +102,5 @@ def enter_round(
         field.blur()  # a change previews the round: let it come back before Record is tapped
         settled(page)
     entry.get_by_role("button", name=f"Record round {number}").click()
+    # A person's next tap comes later than a double tap's second one, which the page ignores.
+    page.wait_for_timeout(500)

@@ -5,7 +5,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized, enter_round, start_game
+from .helpers import (
+    assert_all_controls_named,
+    assert_no_sideways_scroll,
+    assert_thumb_sized,
+    enter_round,
+    settled,
+    start_game,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -132,4 +139,44 @@ def test_undo_the_last_change(live_server, page, console_errors):
     page.get_by_role("button", name="Undo the last change").click()
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
     expect(page.locator(".history li").first).to_contain_text("Undid a change to round 1")
+    assert console_errors == [], "\n".join(console_errors)
+
+
+def test_a_refused_record_keeps_its_error_in_view_and_focused(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    entry = page.locator("#entry")
+    entry.get_by_role("radio", name="Tap cards for Ben").check()
+    page.get_by_role("button", name="Five of clubs", exact=True).click()
+    page.get_by_role("button", name="Record round 1").click()
+    errors = page.locator("#entry-errors")
+    expect(errors).to_contain_text("Choose who went out")
+    expect(errors.locator("li").first).to_be_focused()
+    expect(errors.locator("li").first).to_be_in_viewport()
+    page.get_by_role("button", name="King of clubs", exact=True).click()  # a preview goes out and comes back
+    expect(page.locator(".player-entry", has_text="Ben").locator(".chips button")).to_have_count(2)
+    settled(page)
+    expect(errors).to_contain_text("Choose who went out")
+    assert console_errors == [], "\n".join(console_errors)
+
+
+def test_a_double_tap_on_record_records_once_and_the_page_stays(live_server, page, console_errors):
+    from scorekeeping.models import Round
+
+    table = start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    entry = page.locator("#entry")
+    entry.locator(".went-out label", has_text="Ana").click()
+    entry.get_by_role("radio", name="Tap cards for Ben").check()
+    page.get_by_role("button", name="Five of clubs", exact=True).click()
+    settled(page)
+    record = page.get_by_role("button", name="Record round 1")
+    record.scroll_into_view_if_needed()
+    before = page.evaluate("window.scrollY")
+    record.dblclick()
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    settled(page)
+    page.wait_for_timeout(900)  # whatever a second tap could have started has had its time
+    assert Round.objects.count() == 1
+    assert page.url == table
+    expect(page.locator("#entry-errors li")).to_have_count(0)
+    assert abs(page.evaluate("window.scrollY") - before) < 80
     assert console_errors == [], "\n".join(console_errors)
