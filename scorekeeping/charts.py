@@ -58,9 +58,13 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
 
 def totals_svg(numbers: list[int], series: list[Series], *, title: str, round_word: str) -> SafeString:
     """A line chart 340 units wide that scales to the phone's width."""
-    width, height = 340, 220
-    left, right, top, bottom = 36, 10, 12, 60
-    plot_w, plot_h = width - left - right, height - top - bottom
+    # The plot, then the round numbers and the axis title under it, then the legend in rows
+    # of three below that: nothing is drawn over anything else, whatever the number of players.
+    width, plot_h = 340, 148
+    left, right, top = 36, 10, 12
+    legend_top = top + plot_h + 46
+    height = legend_top + 14 * ((len(series) + 2) // 3)
+    plot_w = width - left - right
     highest = max([t for s in series for t in s.totals] + [0])
     lowest = min([t for s in series for t in s.totals] + [0])
     span = max(highest - lowest, 1)
@@ -92,7 +96,7 @@ def totals_svg(numbers: list[int], series: list[Series], *, title: str, round_wo
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
         parts += [_marker(marker, px, py, colour) for px, py in points[1:]]
-        lx, ly = left + (k % 3) * 105, height - 22 + (k // 3) * 12 - (12 if len(series) > 3 else 0)
+        lx, ly = left + (k % 3) * 105, legend_top + (k // 3) * 14
         parts.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>'
         )

@@ -70,9 +70,9 @@ def announcement(current: CurrentRound) -> str:
     )
 
 
-def change_line(change: Change) -> str:
-    """One line of the history: what changed, in words."""
-    word = capfirst(_("round"))
+def change_line(rules: Rules, change: Change) -> str:
+    """One line of the history: what changed, in words (a deal in the Contract family, a round in Mexican)."""
+    word = capfirst(_(rules.round_word))
     if change.action == Change.Action.RECORD:
         after = change.after or {}
         winner = after.get("winner")

@@ -87,7 +87,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "round_word": _(rules.round_word),
         "can_edit": editable,
         "speech": announcement(current) if current else "",
-        "history": [(c, change_line(c)) for c in game_history(game=game)],
+        "history": [(c, change_line(rules, c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
         "view_url": view_url,
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
@@ -234,7 +234,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     status = 200
     try:
         change = game_undo(game=game, version=form_int(version, None))
-        what = change_line(change.undoes) if change.undoes else _("the last change")
+        what = change_line(rules_for(game), change.undoes) if change.undoes else _("the last change")
         extra["notice"] = _("Undone: {what}.").format(what=what)
     except (Conflict, InvalidInput) as exc:
         extra["conflict"] = exc.message

@@ -180,3 +180,47 @@ def test_a_double_tap_on_record_records_once_and_the_page_stays(live_server, pag
     expect(page.locator("#entry-errors li")).to_have_count(0)
     assert abs(page.evaluate("window.scrollY") - before) < 80
     assert console_errors == [], "\n".join(console_errors)
+
+
+def _boxes_overlap(a, b):
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
+    """Shanghai's ten deals at 360 px: the header keeps one line, name, total and rounds won stay
+    in view while the deals scroll, and the chart's axis title clears its legend."""
+    from scorekeeping.services import game_create, round_record
+
+    game, _token = game_create(
+        ruleset="shanghai",
+        variants=[],
+        players=["Annabelle", "Bartholomew", "Cyrillus", "Dee"],
+        first_dealer="Annabelle",
+    )
+    for n in range(1, 10):
+        round_record(
+            game=game, number=n, winner="Annabelle", hands={}, points={"Bartholomew": 25, "Cyrillus": 40, "Dee": 10}
+        )
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale=language)
+    page = context.new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.locator("header.bar").bounding_box()["height"] < 60
+    wrap = page.locator("#scoreboard .board-wrap").bounding_box()
+    for cell in (
+        page.locator(".board tbody tr").first.locator("td.total"),
+        page.locator(".board tbody tr").first.locator("td.wins"),
+    ):
+        box = cell.bounding_box()
+        assert wrap["x"] <= box["x"] and box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+    title = page.locator("#story svg.chart text.tick").last.bounding_box()
+    for legend in page.locator("#story svg.chart text.legend").all():
+        assert not _boxes_overlap(title, legend.bounding_box())
+    context.close()

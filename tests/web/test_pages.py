@@ -308,3 +308,18 @@ def test_back_to_the_new_game_form_offers_the_game_just_started(client):
     table = created["Location"]
     page = client.get("/games/new/").content.decode()
     assert f'href="{table}"' in page and "Back to the game of Ana, Ben" in page
+
+
+def test_the_contract_family_speaks_of_deals_in_the_history(client):
+    game = client.post(
+        "/api/games/", {"players": ["Ana", "Ben", "Cy"], "ruleset": "shanghai"}, content_type="application/json"
+    ).json()
+    body = {"number": 1, "winner": "Ana", "points": {"Ben": 10, "Cy": 20}}
+    client.post(
+        f"/api/games/{game['id']}/rounds/",
+        body,
+        content_type="application/json",
+        headers={"X-Game-Token": game["edit_token"]},
+    )
+    html = client.get(f"/g/{game['id']}/").content.decode()
+    assert "Deal 1 recorded: Ana went out" in html and "Round 1 recorded" not in html
