@@ -309,4 +309,6 @@ def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         rules = find_rules(slug, variants)
     except RefereeError:
         rules = find_rules(slug)
-    return render(request, "referee/rules_detail.html", {"rules": rules_data(rules), "engine_rules": rules})
+    data = rules_data(rules)
+    same_deck = len({(d["packs"], d["jokers"]) for d in data["decks"]}) == 1
+    return render(request, "referee/rules_detail.html", {"rules": data, "engine_rules": rules, "same_deck": same_deck})

@@ -36,6 +36,13 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset} game {self.id}"
 
+    @property
+    def ruleset_name(self) -> str:
+        """The ruleset as players name it, in the active language ("Mexican Rummy")."""
+        from referee.engine import find_rules
+
+        return find_rules(self.ruleset, self.variants).display_name
+
 
 class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")

@@ -54,13 +54,15 @@ def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentR
     return rows
 
 
-def announcement(current: CurrentRound) -> str:
+def announcement(current: CurrentRound, last: int) -> str:
+    """What the Read aloud button says: unambiguous when spoken ("Deal 2 of 10. Give each player 11 cards.")."""
     return _(
-        "{word} {number}. Deal {dealt} cards each. {wilds}. Contract: {contract}. "
+        "{word} {number} of {last}. Give each player {dealt} cards. {wilds}. Contract: {contract}. "
         "{dealer} deals, {first} starts. {stock} cards in the stock."
     ).format(
         word=capfirst(current.round_word),
         number=current.number,
+        last=last,
         dealt=current.hand_size,
         wilds=current.wild_words,
         contract=current.contract.replace(" + ", _(" and ")),

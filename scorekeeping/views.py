@@ -86,7 +86,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "round_numbers": range(1, rules.last_round + 1),
         "round_word": _(rules.round_word),
         "can_edit": editable,
-        "speech": announcement(current) if current else "",
+        "speech": announcement(current, rules.last_round) if current else "",
         "history": [(c, change_line(rules, c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
         "view_url": view_url,

@@ -89,9 +89,9 @@ def test_every_translation_keeps_its_placeholders(language):
 @pytest.mark.parametrize(
     ("language", "card", "wilds", "contract"),
     [
-        ("en", "Seven of clubs", "Fours are wild, and jokers", "1 book of 3+ + 1 run of 4+"),
-        ("nl", "Klaveren zeven", "Vieren zijn wild, en jokers", "1 drieling van 3+ + 1 reeks van 4+"),
-        ("es", "Siete de tréboles", "Los cuatros son comodines, y los jokers", "1 grupo de 3+ + 1 escalera de 4+"),
+        ("en", "Seven of clubs", "Fours and jokers are wild", "1 book of 3+ + 1 run of 4+"),
+        ("nl", "Klaveren zeven", "Vieren en jokers zijn wild", "1 drieling van 3+ + 1 reeks van 4+"),
+        ("es", "Siete de tréboles", "Los cuatros y los jokers son comodines", "1 grupo de 3+ + 1 escalera de 4+"),
     ],
 )
 def test_the_engine_speaks_the_active_language(language, card, wilds, contract):
@@ -251,8 +251,8 @@ NEVER_ONE = {
     "Too many new games from this address: at most {count} in {minutes} minutes.": "an hour",
     "Too many wrong passwords from this address: at most {count} in {minutes} minutes.": "ten minutes",
     "Too many wrong edit tokens from this address: at most {count} in {minutes} minutes.": "ten minutes",
-    "{word} {number}. Deal {dealt} cards each. {wilds}. Contract: {contract}. {dealer} deals, {first} starts. "
-    "{stock} cards in the stock.": "7+ dealt, a stock of 20+",
+    "{word} {number} of {last}. Give each player {dealt} cards. {wilds}. Contract: {contract}. "
+    "{dealer} deals, {first} starts. {stock} cards in the stock.": "7+ dealt, a stock of 20+",
 }
 PLURAL_NOUN_AFTER_ONE = (
     r"\b1 (cards|gaps|wilds|buys|points|melds|jokers|minutes|kaarten|gaten|wilde kaarten|aankopen|punten|meldingen"

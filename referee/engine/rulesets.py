@@ -274,11 +274,11 @@ class Rules:
         return text
 
     def wild_words(self, number: int) -> str:
-        """``Fours are wild, and jokers`` or ``Only jokers are wild``."""
+        """``Fours and jokers are wild`` or ``Only jokers are wild``."""
         rank = self.wild_rank(number)
         if rank is None:
             return _("Only jokers are wild")
-        return capfirst(_("{ranks} are wild, and jokers").format(ranks=rank_plural(rank)))
+        return capfirst(_("{ranks} and jokers are wild").format(ranks=rank_plural(rank)))
 
 
 # --- the registry ------------------------------------------------------------------

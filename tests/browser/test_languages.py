@@ -13,13 +13,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.mark.parametrize(
     ("language", "label", "round_title", "speech_start", "wilds"),
     [
-        ("nl", "Nederlands", "Ronde 1 van 7", "Ronde 1. Deel ieder 7 kaarten.", "Drieën zijn wild, en jokers"),
+        ("nl", "Nederlands", "Ronde 1 van 7", "Ronde 1 van 7. Geef ieder 7 kaarten.", "Drieën en jokers zijn wild"),
         (
             "es",
             "Español",
             "Ronda 1 de 7",
-            "Ronda 1. Reparte 7 cartas a cada uno.",
-            "Los treses son comodines, y los jokers",
+            "Ronda 1 de 7. Da a cada jugador 7 cartas.",
+            "Los treses y los jokers son comodines",
         ),
     ],
 )

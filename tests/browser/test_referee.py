@@ -22,7 +22,7 @@ def tap(page, group_label, *cards):
 def test_referee_worked_example_is_legal(live_server, page, shoot, console_errors):
     page.goto(live_server.url + "/referee/")
     page.get_by_label("Round", exact=True).select_option("2")
-    expect(page.locator("#referee")).to_contain_text("Fours are wild, and jokers")
+    expect(page.locator("#referee")).to_contain_text("Fours and jokers are wild")
     tap(page, "Meld 1", "Seven of clubs", "Seven of diamonds", "Four of hearts")
     page.get_by_role("textbox", name="Meld 2").fill("9♠ 10♠ J♠ Q♠")
     page.get_by_role("button", name="Check").click()

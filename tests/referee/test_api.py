@@ -191,7 +191,7 @@ def test_rulesets_list_and_detail(client):
         "number": 2,
         "dealt": 8,
         "wild_rank": "4",
-        "wilds": "Fours are wild, and jokers",
+        "wilds": "Fours and jokers are wild",
         "contract": "1 book of 3+ + 1 run of 4+",
         "components": [{"kind": "book", "length": 3}, {"kind": "run", "length": 4}],
         "final": False,

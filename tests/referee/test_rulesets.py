@@ -215,5 +215,5 @@ def test_contract_words():
     assert find_rules().contract_words(2) == "1 book of 3+ + 1 run of 4+"
     assert find_rules().contract_words(7) == "3 runs of 4+, the whole hand at once, no discard"
     assert find_rules("shanghai").contract_words(6) == "2 groups of exactly 3 + 1 sequence of exactly 5"
-    assert find_rules().wild_words(2) == "Fours are wild, and jokers"
+    assert find_rules().wild_words(2) == "Fours and jokers are wild"
     assert find_rules("contract").wild_words(2) == "Only jokers are wild"

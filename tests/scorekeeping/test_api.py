@@ -49,7 +49,7 @@ def test_create_game_answers_id_token_and_the_game(created):
         "number": 1,
         "hand_size": 7,
         "wild_rank": "3",
-        "wilds": "Threes are wild, and jokers",
+        "wilds": "Threes and jokers are wild",
         "contract": "2 books of 3+",
         "components": [{"kind": "book", "length": 3}, {"kind": "book", "length": 3}],
         "final": False,

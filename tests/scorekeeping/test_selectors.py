@@ -39,7 +39,7 @@ def test_current_round_rotates_the_deal_to_the_left(game):
 def test_current_round_states_everything_to_announce(game):
     current = game_current_round(game=fresh(game))
     assert current.contract == "2 books of 3+"
-    assert current.wild_words == "Threes are wild, and jokers"
+    assert current.wild_words == "Threes and jokers are wild"
     assert (current.packs, current.jokers, current.stock, current.upcard) == (2, 4, 79, 1)
 
 

@@ -73,7 +73,7 @@ def test_new_game_draw_for_dealer(client):
 def test_table_shows_the_announcement_and_the_entry_to_the_editor(client):
     game = new_game(client)
     html = client.get(f"/g/{game.pk}/").content.decode()
-    assert "Round 1 of 7" in html and "Deal 7 cards" in html and "Threes are wild, and jokers" in html
+    assert "Round 1 of 7" in html and "7 cards each" in html and "Threes and jokers are wild" in html
     assert "Record round 1" in html
     assert 'aria-label="Seven of clubs"' in html and 'aria-label="Three of clubs, wild"' in html
     assert client.get("/g/nope/").status_code == 404
@@ -323,3 +323,24 @@ def test_the_contract_family_speaks_of_deals_in_the_history(client):
     )
     html = client.get(f"/g/{game['id']}/").content.decode()
     assert "Deal 1 recorded: Ana went out" in html and "Round 1 recorded" not in html
+
+
+def test_lists_name_the_ruleset_and_the_rules_page_says_packs_once(client):
+    body = {"players": ["Ana", "Ben", "Cy"], "ruleset": "shanghai"}
+    assert client.post("/api/games/", body, content_type="application/json").status_code == 201
+    assert "Shanghai Rummy" in client.get("/games/").content.decode()
+    mexican = client.get("/rules/mexican/").content.decode()
+    assert "2 packs and 4 jokers (108 cards)." in mexican and "With 2 players" not in mexican
+    contract = client.get("/rules/contract/").content.decode()
+    assert "With 3 players: 2 packs and 2 jokers (106 cards)." in contract  # the jokers follow the players
+
+
+def test_the_announcement_is_unambiguous_when_spoken(client):
+    game = client.post(
+        "/api/games/",
+        {"players": ["Ana", "Ben", "Cy"], "ruleset": "shanghai", "first_dealer": "Ana"},
+        content_type="application/json",
+    ).json()
+    html = client.get(f"/g/{game['id']}/").content.decode()
+    assert "Deal 1 of 10. Give each player 11 cards. Only jokers are wild." in html
+    assert "11 cards each" in html
