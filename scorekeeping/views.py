@@ -31,7 +31,7 @@ from .models import Game, Player
 from .newgame import NewGameState
 from .presentation import announcement, board_rows, change_line
 from .selectors import game_current_round, game_get, game_history, game_standings
-from .services import game_create, game_undo, round_record, round_replace, rules_for
+from .services import game_again, game_create, game_undo, round_record, round_replace, rules_for
 
 
 @require_safe
@@ -288,3 +288,22 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
     return _render_table(request, "scorekeeping/table.html#live", context)
+
+
+@require_POST
+def play_again(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """One tap at the end of a game: the next game at the same table, on this phone."""
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    try:
+        with creating(request):
+            new, token = game_again(game=game)
+    except TooManyRequests as exc:
+        messages.error(request, exc.message)
+        here = reverse("table", args=[game.pk])
+        return HttpResponseClientRedirect(here) if request.htmx else HttpResponseRedirect(here)
+    url = reverse("table", args=[new.pk])
+    response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    phone.grant(request, response, new.pk, token)
+    return response

@@ -5,7 +5,7 @@ Every function validates everything first and writes nothing when it refuses; th
 the services map names to rows, lock the game, write and log.
 """
 
-from .games import MAX_NAME, clean_name, game_create, holds_control_characters, rules_for
+from .games import MAX_NAME, clean_name, game_again, game_create, holds_control_characters, rules_for
 from .history import game_undo
 from .rounds import CardsInput, round_preview, round_record, round_replace
 from .snapshots import round_restore, round_snapshot
@@ -15,6 +15,7 @@ __all__ = [
     "MAX_NAME",
     "CardsInput",
     "clean_name",
+    "game_again",
     "game_create",
     "game_token_valid",
     "game_undo",

@@ -108,3 +108,11 @@ def game_create(
         )
         Player.objects.bulk_create(Player(game=game, seat=i, name=n) for i, n in enumerate(names))
     return game, token
+
+
+def game_again(*, game: Game) -> tuple[Game, str]:
+    """The next game at the same table: the same players in the same seats, the same rules and
+    variants, and the deal passing on to the left of the last game's first dealer."""
+    names = [p.name for p in game.players.order_by("seat")]
+    first = names[(game.first_dealer_seat + 1) % len(names)]
+    return game_create(ruleset=game.ruleset, variants=list(game.variants), players=names, first_dealer=first)

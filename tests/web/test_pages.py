@@ -344,3 +344,35 @@ def test_the_announcement_is_unambiguous_when_spoken(client):
     html = client.get(f"/g/{game['id']}/").content.decode()
     assert "Deal 1 of 10. Give each player 11 cards. Only jokers are wild." in html
     assert "11 cards each" in html
+
+
+def test_play_again_starts_the_next_game_at_the_same_table(client):
+    body = {"players": ["Ana", "Ben", "Cy"], "ruleset": "mexican", "variants": ["kings-wild"], "first_dealer": "Ben"}
+    game = client.post("/api/games/", body, content_type="application/json").json()
+    token = {"X-Game-Token": game["edit_token"]}
+    for n in range(1, 8):
+        points = {"Ben": 130, "Cy": 130} if n == 7 else {"Ben": 10, "Cy": 20}
+        round_body = {"number": n, "winner": "Ana", "points": points}
+        assert (
+            client.post(
+                f"/api/games/{game['id']}/rounds/", round_body, content_type="application/json", headers=token
+            ).status_code
+            == 201
+        )
+    viewer = client.get(f"/g/{game['id']}/").content.decode()
+    assert "Play again" not in viewer  # only a phone that may record offers it
+    client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    assert "Play again" in client.get(f"/g/{game['id']}/").content.decode()
+    response = client.post(f"/g/{game['id']}/again/")
+    assert response.status_code == 302
+    new = Game.objects.exclude(pk=game["id"]).get()
+    assert response["Location"] == f"/g/{new.pk}/"
+    assert [p.name for p in new.players.all()] == ["Ana", "Ben", "Cy"]
+    assert (new.ruleset, new.variants, new.first_dealer_seat) == ("mexican", ["kings-wild"], 2)  # Cy, left of Ben
+    assert "Record round 1" in client.get(response["Location"]).content.decode()  # this phone may record it
+
+
+def test_play_again_needs_the_edit_link(client):
+    game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
+    assert client.post(f"/g/{game['id']}/again/").status_code == 403
+    assert Game.objects.count() == 1
