@@ -69,6 +69,25 @@ class EntryState:
                 state.buys[p.seat] = str(score.buys)
         return state
 
+    @classmethod
+    def from_snapshot(cls, snapshot: Mapping[str, Any], players: list[Player], version: int) -> EntryState:
+        """The form filled in as a round was recorded (an undone round comes back to be fixed)."""
+        seats = {p.name: p.seat for p in players}
+        winner = snapshot.get("winner")
+        state = cls(winner=str(seats[winner]) if winner in seats else NO_WINNER, version=version)
+        state.cut_bonus = bool(snapshot.get("cut_bonus"))
+        for score in snapshot.get("scores", []):
+            seat = seats.get(score.get("player"))
+            if seat is None or score.get("player") == winner:
+                continue
+            if score.get("typed"):
+                state.points[seat] = str(score.get("penalty", ""))
+            else:
+                state.hands[seat] = str(score.get("cards", ""))
+            if score.get("buys"):
+                state.buys[seat] = str(score["buys"])
+        return state
+
     def tap(self, card: str) -> None:
         """No-JS keypad: add a card to the active player's hand."""
         if self.active is not None:

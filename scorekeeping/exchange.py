@@ -25,6 +25,7 @@ from .services import (
     game_create,
     game_undo,
     holds_control_characters,
+    round_entries,
     round_record,
     round_replace,
     round_snapshot,
@@ -143,31 +144,6 @@ def _validated(document: Any) -> dict[str, Any]:
     return as_exported(serializer.validated_data)  # type: ignore[no-any-return]
 
 
-def _entries(snapshot: Mapping[str, Any]) -> dict[str, Any]:
-    """A recorded round's snapshot as the table would have entered it."""
-    hands: dict[str, str] = {}
-    points: dict[str, object] = {}
-    buys: dict[str, object] = {}
-    for score in snapshot["scores"]:
-        name = score["player"]
-        if score["buys"]:
-            buys[name] = score["buys"]
-        if name == snapshot["winner"]:
-            continue
-        if score["typed"]:
-            points[name] = score["penalty"]
-        elif score["cards"]:
-            hands[name] = score["cards"]
-    return {
-        "number": snapshot["number"],
-        "winner": snapshot["winner"],
-        "hands": hands,
-        "points": points,
-        "buys": buys,
-        "cut_bonus": snapshot["cut_bonus"],
-    }
-
-
 def _replay(game: Game, index: int, entry: Mapping[str, Any]) -> None:
     """One change of the history, made again by the service that made it at the table."""
     where = f"document.history.{index}"
@@ -178,7 +154,7 @@ def _replay(game: Game, index: int, entry: Mapping[str, Any]) -> None:
             return
         if entry["after"] is None:
             raise InvalidInput(f"a change that {action}s a round holds the round after it", f"{where}.after")
-        args = _entries(entry["after"])
+        args = round_entries(entry["after"])
         if args["number"] != entry["round"]:
             raise InvalidInput(f"the round after it is round {args['number']}, not {entry['round']}", f"{where}.after")
         if action == Change.Action.RECORD:

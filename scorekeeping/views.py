@@ -27,11 +27,11 @@ from .archive import chart
 from .entry import EntryState, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
 from .links import edit_path, qr_svg, view_path
-from .models import Game, Player
+from .models import Change, Game, Player
 from .newgame import NewGameState
 from .presentation import announcement, board_rows, change_line
 from .selectors import game_current_round, game_get, game_history, game_standings
-from .services import game_again, game_create, game_undo, round_record, round_replace, rules_for
+from .services import game_again, game_create, game_redo, game_undo, round_record, round_replace, rules_for
 
 
 @require_safe
@@ -232,10 +232,13 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     version = request.POST.get("version")
     extra: dict[str, Any] = {}
     status = 200
+    undone = None
     try:
         change = game_undo(game=game, version=form_int(version, None))
-        what = change_line(rules_for(game), change.undoes) if change.undoes else _("the last change")
+        undone = change.undoes
+        what = change_line(rules_for(game), undone) if undone else _("the last change")
         extra["notice"] = _("Undone: {what}.").format(what=what)
+        extra["redo"] = True
     except (Conflict, InvalidInput) as exc:
         extra["conflict"] = exc.message
         status = exc.status
@@ -247,12 +250,48 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             messages.error(request, extra["conflict"])
         return HttpResponseRedirect(reverse("table", args=[game.pk]))
     fresh = game_get(game_id=game.pk)
+    current = game_current_round(game=fresh)
+    if (
+        undone is not None
+        and undone.action == Change.Action.RECORD
+        and current
+        and current.number == undone.round_number
+    ):
+        # The round just undone comes back into the form as it was: fixing one card is one tap.
+        players = list(fresh.players.all())
+        state = EntryState.from_snapshot(undone.after or {}, players, fresh.version)
+        extra["entry"] = entry_view(game=fresh, players=players, number=current.number, state=state)
     return _render_table(
         request,
         "scorekeeping/table.html#body",
         _table_context(request, fresh, **extra),
         status=refused(request, status),
     )
+
+
+@require_POST
+def redo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Take back the last undo while nothing else has changed since."""
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    extra: dict[str, Any] = {}
+    status = 200
+    try:
+        game_redo(game=game, version=form_int(request.POST.get("version"), None))
+        extra["notice"] = _("Redone.")
+    except (Conflict, InvalidInput) as exc:
+        extra["conflict"] = exc.message
+        status = exc.status
+    if not request.htmx:
+        if "notice" in extra:
+            messages.success(request, extra["notice"])
+        else:
+            messages.error(request, extra["conflict"])
+        return HttpResponseRedirect(reverse("table", args=[game.pk]))
+    fresh = game_get(game_id=game.pk)
+    context = _table_context(request, fresh, **extra)
+    return _render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
 
 
 @require_safe

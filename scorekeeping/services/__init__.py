@@ -6,9 +6,9 @@ the services map names to rows, lock the game, write and log.
 """
 
 from .games import MAX_NAME, clean_name, game_again, game_create, holds_control_characters, rules_for
-from .history import game_undo
+from .history import game_redo, game_undo
 from .rounds import CardsInput, round_preview, round_record, round_replace
-from .snapshots import round_restore, round_snapshot
+from .snapshots import round_entries, round_restore, round_snapshot
 from .tokens import game_token_valid, token_hash
 
 __all__ = [
@@ -17,9 +17,11 @@ __all__ = [
     "clean_name",
     "game_again",
     "game_create",
+    "game_redo",
     "game_token_valid",
     "game_undo",
     "holds_control_characters",
+    "round_entries",
     "round_preview",
     "round_record",
     "round_replace",

@@ -12,7 +12,7 @@ from referee.engine import Rules
 from ..errors import Conflict, InvalidInput
 from ..models import Change, Game, Round
 from .games import rules_for
-from .snapshots import round_restore
+from .snapshots import round_entries, round_restore
 
 
 def locked(game: Game, version: int | None) -> Game:
@@ -61,3 +61,19 @@ def game_undo(*, game: Game, version: int | None = None) -> Change:
         return log_change(
             game, Change.Action.UNDO, last.round_number, before=last.after, after=last.before, undoes=last
         )
+
+
+def game_redo(*, game: Game, version: int | None = None) -> Change:
+    """Take back the latest undo, while it is the latest change: the round undone is made again
+    by the service that made it (recorded or corrected), and logged as such."""
+    from .rounds import round_record, round_replace
+
+    with transaction.atomic():
+        game = locked(game, version)
+        last = game.changes.select_related("undoes").order_by("-id").first()
+        if last is None or last.action != Change.Action.UNDO or last.undoes is None or last.undoes.after is None:
+            raise InvalidInput(_("there is nothing to redo"), "redo")
+        redo = round_record if last.undoes.action == Change.Action.RECORD else round_replace
+        entries = round_entries(last.undoes.after)
+        redo(game=game, **entries)
+        return game.changes.order_by("-id")[0]

@@ -59,3 +59,28 @@ def round_restore(game: Game, snapshot: Mapping[str, Any]) -> None:
         )
         for s in snapshot["scores"]
     )
+
+
+def round_entries(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """A recorded round's snapshot as the table would have entered it (to record it again)."""
+    hands: dict[str, str] = {}
+    points: dict[str, object] = {}
+    buys: dict[str, object] = {}
+    for score in snapshot["scores"]:
+        name = score["player"]
+        if score["buys"]:
+            buys[name] = score["buys"]
+        if name == snapshot["winner"]:
+            continue
+        if score["typed"]:
+            points[name] = score["penalty"]
+        elif score["cards"]:
+            hands[name] = score["cards"]
+    return {
+        "number": snapshot["number"],
+        "winner": snapshot["winner"],
+        "hands": hands,
+        "points": points,
+        "buys": buys,
+        "cut_bonus": snapshot["cut_bonus"],
+    }

@@ -139,6 +139,11 @@ def test_undo_the_last_change(live_server, page, console_errors):
     page.get_by_role("button", name="Undo the last change").click()
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
     expect(page.locator(".history li").first).to_contain_text("Undid a change to round 1")
+    # The round undone is back in the form, as it was; and the undo itself can be taken back.
+    expect(page.locator(".player-entry", has_text="Ben").locator(".chips button")).to_have_count(1)
+    page.get_by_role("button", name="Redo").click()
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    expect(page.locator(".history li").first).to_contain_text("Round 1 recorded: Ana went out")
     assert console_errors == [], "\n".join(console_errors)
 
 

@@ -410,3 +410,29 @@ def test_every_change_bumps_the_version(game):
     round_replace(game=game, number=1, winner="Ben", hands={"Ana": "4C", "Cy": "5C", "Dee": "6C"}, points={})
     game_undo(game=game)
     assert fresh(game).version == v + 3
+
+
+def test_redo_takes_back_the_last_undo_and_only_that(game):
+    from scorekeeping.services import game_redo
+
+    record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
+    before = game_data(fresh(game))["rounds"]
+    with pytest.raises(InvalidInput, match="there is nothing to redo"):
+        game_redo(game=game)
+    game_undo(game=game)
+    assert game_data(fresh(game))["rounds"] == []
+    change = game_redo(game=game)
+    assert change.action == "record" and game_data(fresh(game))["rounds"] == before
+    with pytest.raises(InvalidInput, match="there is nothing to redo"):
+        game_redo(game=game)  # the redo is the latest change now, not an undo
+
+
+def test_redo_of_an_undone_correction_corrects_again(game):
+    from scorekeeping.services import game_redo
+
+    record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
+    round_replace(game=game, number=1, winner="Ana", hands={"Ben": "KC", "Cy": "5C", "Dee": "6C"}, points={})
+    corrected = game_data(fresh(game))["rounds"]
+    game_undo(game=game)
+    assert game_redo(game=game).action == "correct"
+    assert game_data(fresh(game))["rounds"] == corrected

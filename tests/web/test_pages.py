@@ -376,3 +376,20 @@ def test_play_again_needs_the_edit_link(client):
     game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
     assert client.post(f"/g/{game['id']}/again/").status_code == 403
     assert Game.objects.count() == 1
+
+
+def test_an_undone_round_comes_back_into_the_form_and_can_be_redone(client):
+    game = client.post(
+        "/api/games/", {"players": ["Ana", "Ben"], "first_dealer": "Ana"}, content_type="application/json"
+    ).json()
+    client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    client.post(f"/g/{game['id']}/rounds/", {"version": "1", "number": "1", "winner": "0", "hand-1": "4C KC"})
+    undone = client.post(f"/g/{game['id']}/undo/", {"version": "2"}, headers={"HX-Request": "true"}).content.decode()
+    assert "Undone: Round 1 recorded: Ana went out." in undone and ">Redo</button>" in undone
+    assert 'value="4C KC"' in undone  # Ben's hand is back in the form, to fix one card
+    assert re.search(r'name="winner" value="0"\s*checked', undone)
+    redone = client.post(f"/g/{game['id']}/redo/", {"version": "3"})
+    assert redone.status_code == 302
+    assert Round.objects.filter(game_id=game["id"]).count() == 1
+    stale = client.post(f"/g/{game['id']}/redo/", {"version": "4"}, follow=True).content.decode()
+    assert "there is nothing to redo" in stale
