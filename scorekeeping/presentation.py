@@ -79,10 +79,14 @@ def change_line(rules: Rules, change: Change) -> str:
         after = change.after or {}
         winner = after.get("winner")
         if winner:
-            return _("{word} {number} recorded: {name} went out").format(
+            line = _("{word} {number} recorded: {name} went out").format(
                 word=word, number=change.round_number, name=winner
             )
-        return _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
+        else:
+            line = _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
+        # What the round gave each other player, as a paper score sheet would say it.
+        gave = ", ".join(f"{s['player']} {s['points']}" for s in after.get("scores", []) if s["player"] != winner)
+        return f"{line}; {gave}" if gave else line
     if change.action == Change.Action.UNDO:
         return _("Undid a change to {word} {number}").format(word=word.lower(), number=change.round_number)
     before, after = change.before or {}, change.after or {}

@@ -385,7 +385,7 @@ def test_an_undone_round_comes_back_into_the_form_and_can_be_redone(client):
     client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
     client.post(f"/g/{game['id']}/rounds/", {"version": "1", "number": "1", "winner": "0", "hand-1": "4C KC"})
     undone = client.post(f"/g/{game['id']}/undo/", {"version": "2"}, headers={"HX-Request": "true"}).content.decode()
-    assert "Undone: Round 1 recorded: Ana went out." in undone and ">Redo</button>" in undone
+    assert "Undone: Round 1 recorded: Ana went out; Ben 15." in undone and ">Redo</button>" in undone
     assert 'value="4C KC"' in undone  # Ben's hand is back in the form, to fix one card
     assert re.search(r'name="winner" value="0"\s*checked', undone)
     redone = client.post(f"/g/{game['id']}/redo/", {"version": "3"})
@@ -393,3 +393,12 @@ def test_an_undone_round_comes_back_into_the_form_and_can_be_redone(client):
     assert Round.objects.filter(game_id=game["id"]).count() == 1
     stale = client.post(f"/g/{game['id']}/redo/", {"version": "4"}, follow=True).content.decode()
     assert "there is nothing to redo" in stale
+
+
+def test_the_history_says_what_each_round_gave(client):
+    game = client.post("/api/games/", {"players": ["Ana", "Ben", "Cy"]}, content_type="application/json").json()
+    body = {"number": 1, "winner": "Ana", "hands": {"Ben": "4C KC"}, "points": {"Cy": 20}}
+    headers = {"X-Game-Token": game["edit_token"]}
+    client.post(f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers)
+    html = client.get(f"/g/{game['id']}/").content.decode()
+    assert "Round 1 recorded: Ana went out; Ben 15, Cy 20" in html
