@@ -102,6 +102,16 @@ class EntryState:
         self.hands[seat] = untapped(self.hands.get(seat, ""), index)
         self.active = seat
 
+    def step(self, value: str) -> None:
+        """No-JS buys stepper: ``"<seat>:1"`` or ``"<seat>:-1"``, never below 0 (the rules bound the top)."""
+        target = untap_target(value)
+        if target is None or target[1] not in (1, -1):
+            return
+        seat, change = target
+        current = form_int(self.buys.get(seat), 0)
+        self.buys[seat] = str(max(0, current + change))
+        self.active = seat
+
     def winner_name(self, players: list[Player]) -> str | None:
         seat = form_int(self.winner, None)
         return next((p.name for p in players if p.seat == seat), None)

@@ -146,6 +146,9 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     if "untap" in request.POST:
         state.untap(request.POST.get("untap", ""))
         return page()
+    if "step" in request.POST:
+        state.step(request.POST.get("step", ""))
+        return page()
     if request.POST.get("preview"):
         return page()
     if state.winner == "":

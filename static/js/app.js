@@ -166,6 +166,18 @@
   document.addEventListener("htmx:afterSettle", restoreDraft);
   document.body.addEventListener("roundSaved", clearDrafts);
 
+  // Buys go up and down with the steppers beside each name (no typing); the preview follows.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-step]");
+    if (!button) return;
+    event.preventDefault();
+    var input = document.getElementById(button.dataset.for);
+    if (!input) return;
+    input.value = String(Math.max(0, (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10)));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
   // A refused Record keeps its place: the page does not move, the first error is brought into
   // view and focused (a screen reader reads it), and no preview clears what Record said.
   document.addEventListener("htmx:afterSettle", function (event) {

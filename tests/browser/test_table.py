@@ -229,3 +229,13 @@ def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
     for legend in page.locator("#story svg.chart text.legend").all():
         assert not _boxes_overlap(title, legend.bounding_box())
     context.close()
+
+
+def test_buys_are_tapped_with_steppers(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana", ruleset="Contract Rummy")
+    page.get_by_role("button", name="One buy more for Ben").click()
+    page.get_by_role("button", name="One buy more for Ben").click()
+    page.get_by_role("button", name="One buy fewer for Ben").click()
+    expect(page.locator("#buys-1")).to_have_value("1")
+    settled(page)
+    assert console_errors == [], "\n".join(console_errors)

@@ -402,3 +402,15 @@ def test_the_history_says_what_each_round_gave(client):
     client.post(f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers)
     html = client.get(f"/g/{game['id']}/").content.decode()
     assert "Round 1 recorded: Ana went out; Ben 15, Cy 20" in html
+
+
+def test_buys_are_counted_with_steppers(client):
+    body = {"players": ["Ana", "Ben", "Cy"], "ruleset": "contract", "first_dealer": "Ana"}
+    game = client.post("/api/games/", body, content_type="application/json").json()
+    client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    form = {"version": "1", "number": "1", "winner": "0", "hand-1": "4C 5C", "buys-1": "0"}
+    more = client.post(f"/g/{game['id']}/rounds/", {**form, "step": "1:1"}).content.decode()
+    assert 'id="buys-1" name="buys-1" value="1"' in more
+    assert 'aria-label="One buy more for Ben"' in more
+    fewer = client.post(f"/g/{game['id']}/rounds/", {**form, "buys-1": "0", "step": "1:-1"}).content.decode()
+    assert 'id="buys-1" name="buys-1" value="0"' in fewer  # never below 0
