@@ -5,8 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 import segno
+from django.conf import settings
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+
+from .network import lan_addresses
 
 
 def view_path(game_id: str) -> str:
@@ -26,3 +30,29 @@ def qr_svg(url: str) -> SafeString:
     """
     svg = segno.make(url, micro=False).svg_inline(scale=4, border=2, dark="#000", light="#fff")
     return mark_safe(svg)
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+
+
+def share_base(request: HttpRequest) -> tuple[str, str]:
+    """Scheme and host for links other phones must open, and where that address came from.
+
+    ``PUBLIC_URL`` (a hosted server) wins. A page asked for on the server's own machine
+    (localhost) would give phones a link they cannot open: the machine's LAN address is used
+    instead, with the same port. Otherwise the address the phone used works for the others.
+    """
+    public = settings.PUBLIC_URL
+    if public:
+        return public.rstrip("/"), "public"
+    host = request.get_host()
+    name, _sep, port = host.rpartition(":") if host.count(":") == 1 or host.startswith("[") else (host, "", "")
+    if (name or host) in LOCAL_HOSTS:
+        lan = lan_addresses()
+        if lan:
+            return f"{request.scheme}://{lan[0]}{':' + port if port else ''}", "lan"
+    return f"{request.scheme}://{host}", "request"
+
+
+def share_url(request: HttpRequest, path: str) -> str:
+    return share_base(request)[0] + path

@@ -24,6 +24,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "django-insecure-development-only-key-never-in-production-0123456789"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"])
+# The address other phones open for share links and QR codes on a hosted server
+# (e.g. https://rummy.example.org); empty: the LAN address when asked on this machine.
+PUBLIC_URL = env_str("PUBLIC_URL", "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # The admin (a staff login on /admin/) is left out unless ADMIN_ENABLED=1; then its logins

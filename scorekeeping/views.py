@@ -26,7 +26,7 @@ from .access import check_token, creating
 from .archive import chart
 from .entry import EntryState, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
-from .links import edit_path, qr_svg, view_path
+from .links import edit_path, qr_svg, share_base, view_path
 from .models import Change, Game, Player
 from .newgame import NewGameState
 from .presentation import announcement, board_rows, change_line
@@ -75,7 +75,8 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
     current = game_current_round(game=game)
     players = list(game.players.all())
     editable = phone.can_edit(request, game)
-    view_url = request.build_absolute_uri(view_path(game.pk))
+    base, base_source = share_base(request)
+    view_url = base + view_path(game.pk)
     context: dict[str, Any] = {
         "game": game,
         "rules": rules,
@@ -90,6 +91,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "history": [(c, change_line(rules, c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
         "view_url": view_url,
+        "link_source": base_source,
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
         **chart(game),
         "referee_query": urlencode(
@@ -99,7 +101,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
     }
     token = phone.token_for(request, game) if editable else None
     if token:
-        context["edit_url"] = request.build_absolute_uri(edit_path(game.pk, token))
+        context["edit_url"] = base + edit_path(game.pk, token)
         context["edit_qr"] = partial(qr_svg, context["edit_url"])
     if editable and current and "entry" not in extra:
         state = EntryState(version=game.version)

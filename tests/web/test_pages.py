@@ -414,3 +414,18 @@ def test_buys_are_counted_with_steppers(client):
     assert 'aria-label="One buy more for Ben"' in more
     fewer = client.post(f"/g/{game['id']}/rounds/", {**form, "buys-1": "0", "step": "1:-1"}).content.decode()
     assert 'id="buys-1" name="buys-1" value="0"' in fewer  # never below 0
+
+
+def test_share_links_name_an_address_the_other_phones_can_open(client, settings, monkeypatch):
+    from scorekeeping import links
+
+    game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
+    monkeypatch.setattr(links, "lan_addresses", lambda: ["192.168.1.20"])
+    local = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f'value="http://192.168.1.20:8000/g/{game["id"]}/"' in local
+    assert "address on the local network, which the other phones can open" in local
+    phone = client.get(f"/g/{game['id']}/", HTTP_HOST="10.0.0.5:8000").content.decode()
+    assert f'value="http://10.0.0.5:8000/g/{game["id"]}/"' in phone
+    settings.PUBLIC_URL = "https://rummy.example.org/"
+    hosted = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f'value="https://rummy.example.org/g/{game["id"]}/"' in hosted
