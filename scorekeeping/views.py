@@ -229,32 +229,27 @@ def round_edit(request: HtmxHttpRequest, game_id: str, number: int) -> HttpRespo
     return _entry_response(request, game, number, True, write)
 
 
-@require_POST
-def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
-    version = request.POST.get("version")
+def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, refill: bool = False) -> HttpResponse:
+    """Undo or redo: make the step, then show the table with what happened (or what changed
+    meanwhile). Without JavaScript the page reloads and the message goes with it."""
     extra: dict[str, Any] = {}
     status = 200
-    undone = None
+    change = None
     try:
-        change = game_undo(game=game, version=form_int(version, None))
-        undone = change.undoes
-        what = change_line(rules_for(game), undone) if undone else _("the last change")
-        extra["notice"] = _("Undone: {what}.").format(what=what)
-        extra["redo"] = True
+        change = step(game=game, version=form_int(request.POST.get("version"), None))
+        extra["notice"] = notice(change)
+        extra["redo"] = undoing
     except (Conflict, InvalidInput) as exc:
         extra["conflict"] = exc.message
         status = exc.status
     if not request.htmx:
-        # Without JavaScript the page reloads: the notice (or what changed meanwhile) goes with it.
         if "notice" in extra:
             messages.success(request, extra["notice"])
         else:
             messages.error(request, extra["conflict"])
         return HttpResponseRedirect(reverse("table", args=[game.pk]))
     fresh = game_get(game_id=game.pk)
+    undone = change.undoes if refill and change is not None else None
     current = game_current_round(game=fresh)
     if (
         undone is not None
@@ -266,12 +261,23 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         players = list(fresh.players.all())
         state = EntryState.from_snapshot(undone.after or {}, players, fresh.version)
         extra["entry"] = entry_view(game=fresh, players=players, number=current.number, state=state)
-    return _render_table(
-        request,
-        "scorekeeping/table.html#body",
-        _table_context(request, fresh, **extra),
-        status=refused(request, status),
-    )
+    context = _table_context(request, fresh, **extra)
+    return _render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Undo the latest change; the round undone comes back into the form, and Redo is offered."""
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    rules = rules_for(game)
+
+    def notice(change: Change) -> str:
+        what = change_line(rules, change.undoes) if change.undoes else _("the last change")
+        return _("Undone: {what}.").format(what=what)
+
+    return _history_step(request, game, game_undo, notice, undoing=True)
 
 
 @require_POST
@@ -280,23 +286,7 @@ def redo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     if not phone.can_edit(request, game):
         return _forbidden(request, game)
-    extra: dict[str, Any] = {}
-    status = 200
-    try:
-        game_redo(game=game, version=form_int(request.POST.get("version"), None))
-        extra["notice"] = _("Redone.")
-    except (Conflict, InvalidInput) as exc:
-        extra["conflict"] = exc.message
-        status = exc.status
-    if not request.htmx:
-        if "notice" in extra:
-            messages.success(request, extra["notice"])
-        else:
-            messages.error(request, extra["conflict"])
-        return HttpResponseRedirect(reverse("table", args=[game.pk]))
-    fresh = game_get(game_id=game.pk)
-    context = _table_context(request, fresh, **extra)
-    return _render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
+    return _history_step(request, game, game_redo, lambda change: _("Redone."))
 
 
 @require_safe
