@@ -229,9 +229,10 @@ def round_edit(request: HtmxHttpRequest, game_id: str, number: int) -> HttpRespo
     return _entry_response(request, game, number, True, write)
 
 
-def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, refill: bool = False) -> HttpResponse:
+def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, undoing: bool = False) -> HttpResponse:
     """Undo or redo: make the step, then show the table with what happened (or what changed
-    meanwhile). Without JavaScript the page reloads and the message goes with it."""
+    meanwhile). After an undo, Redo is offered and the round undone comes back into the form.
+    Without JavaScript the page reloads and the message goes with it."""
     extra: dict[str, Any] = {}
     status = 200
     change = None
