@@ -250,14 +250,10 @@ def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, 
             messages.error(request, extra["conflict"])
         return HttpResponseRedirect(reverse("table", args=[game.pk]))
     fresh = game_get(game_id=game.pk)
-    undone = change.undoes if refill and change is not None else None
+    undone = change.undoes if undoing and change is not None else None
     current = game_current_round(game=fresh)
-    if (
-        undone is not None
-        and undone.action == Change.Action.RECORD
-        and current
-        and current.number == undone.round_number
-    ):
+    back_in_form = undone is not None and undone.action == Change.Action.RECORD
+    if back_in_form and undone is not None and current is not None and current.number == undone.round_number:
         # The round just undone comes back into the form as it was: fixing one card is one tap.
         players = list(fresh.players.all())
         state = EntryState.from_snapshot(undone.after or {}, players, fresh.version)
