@@ -47,7 +47,7 @@ def share_base(request: HttpRequest) -> tuple[str, str]:
         return public.rstrip("/"), "public"
     host = request.get_host()
     name, _sep, port = host.rpartition(":") if host.count(":") == 1 or host.startswith("[") else (host, "", "")
-    if (name or host) in LOCAL_HOSTS:
+    if settings.SHARE_LAN_ADDRESS and (name or host) in LOCAL_HOSTS:
         lan = lan_addresses()
         if lan:
             return f"{request.scheme}://{lan[0]}{':' + port if port else ''}", "lan"

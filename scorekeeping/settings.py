@@ -27,6 +27,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"])
 # The address other phones open for share links and QR codes on a hosted server
 # (e.g. https://rummy.example.org); empty: the LAN address when asked on this machine.
 PUBLIC_URL = env_str("PUBLIC_URL", "")
+SHARE_LAN_ADDRESS = True  # a page asked on this machine shares its LAN address
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # The admin (a staff login on /admin/) is left out unless ADMIN_ENABLED=1; then its logins

@@ -18,3 +18,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # really contend for the database, as gunicorn's workers do.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 ADMIN_ENABLED = True  # the admin tests need it; tests/web/test_security.py checks it is off by default
+SHARE_LAN_ADDRESS = False  # the live server of the browser tests listens on localhost only

@@ -420,6 +420,7 @@ def test_share_links_name_an_address_the_other_phones_can_open(client, settings,
     from scorekeeping import links
 
     game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
+    settings.SHARE_LAN_ADDRESS = True  # as the start command runs (the test settings turn it off for the live server)
     monkeypatch.setattr(links, "lan_addresses", lambda: ["192.168.1.20"])
     local = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert f'value="http://192.168.1.20:8000/g/{game["id"]}/"' in local
