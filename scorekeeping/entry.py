@@ -242,7 +242,7 @@ def _typed_only(errors: Mapping[str, list[str]], state: EntryState, players: lis
     typed = {
         p.name.casefold()
         for p in players
-        if state.hands.get(p.seat) or state.points.get(p.seat) or state.buys.get(p.seat)
+        if state.hands.get(p.seat) or state.points.get(p.seat) or state.buys.get(p.seat) not in (None, "", "0")
     }
     kept: dict[str, list[str]] = {}
     for key, messages in errors.items():

@@ -430,3 +430,13 @@ def test_share_links_name_an_address_the_other_phones_can_open(client, settings,
     settings.PUBLIC_URL = "https://rummy.example.org/"
     hosted = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert f'value="https://rummy.example.org/g/{game["id"]}/"' in hosted
+
+
+def test_a_stepper_at_zero_is_not_an_entry_to_complain_about(client):
+    body = {"players": ["Ana", "Ben", "Cy"], "ruleset": "contract", "first_dealer": "Ana"}
+    game = client.post("/api/games/", body, content_type="application/json").json()
+    client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    form = {"version": "1", "number": "1", "buys-0": "0", "buys-1": "1", "buys-2": "0", "preview": "1"}
+    html = client.post(f"/g/{game['id']}/rounds/", form).content.decode()
+    assert "Ben&#x27;s cards left in hand (or points) are missing" in html or "Ben's cards left in hand" in html
+    assert "Ana&#x27;s cards left in hand" not in html and "Cy&#x27;s cards left in hand" not in html
