@@ -31,14 +31,19 @@ def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentR
     points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
     rows = []
     for p in game.players.all():
-        cells = [
-            {
-                "number": number,
-                "points": points.get((number, p.pk)),
-                "won": number in rounds and rounds[number].winner_id == p.pk,
-            }
-            for number in range(1, rules.last_round + 1)
-        ]
+        cells = []
+        running = 0
+        for number in range(1, rules.last_round + 1):
+            scored = points.get((number, p.pk))
+            running += scored or 0
+            cells.append(
+                {
+                    "number": number,
+                    "points": scored,
+                    "running": running if scored is not None else None,  # the total after this round
+                    "won": number in rounds and rounds[number].winner_id == p.pk,
+                }
+            )
         s = by_player[p.pk]
         rows.append(
             BoardRow(

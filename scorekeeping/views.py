@@ -90,6 +90,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
         "speech": announcement(current, rules.last_round) if current else "",
         "history": [(c, change_line(rules, c)) for c in game_history(game=game)],
         "rounds_played": len(game.rounds.all()),
+        "running": request.GET.get("running") == "1",
         "view_url": view_url,
         "link_source": base_source,
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown

@@ -166,6 +166,25 @@
   document.addEventListener("htmx:afterSettle", restoreDraft);
   document.body.addEventListener("roundSaved", clearDrafts);
 
+  // The scoreboard's running totals, on demand, in place (the link works without JavaScript).
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest("[data-toggle-running]");
+    if (!toggle) return;
+    event.preventDefault();
+    var wrap = document.querySelector("#scoreboard .board-wrap");
+    if (!wrap) return;
+    runningOn = wrap.classList.toggle("show-running");
+    toggle.setAttribute("aria-pressed", runningOn ? "true" : "false");
+  });
+  var runningOn = false;
+  document.addEventListener("htmx:afterSettle", function () {  // a live update keeps the choice
+    var wrap = document.querySelector("#scoreboard .board-wrap");
+    var toggle = document.querySelector("[data-toggle-running]");
+    if (!runningOn || !wrap || !toggle) return;
+    wrap.classList.add("show-running");
+    toggle.setAttribute("aria-pressed", "true");
+  });
+
   // Buys go up and down with the steppers beside each name (no typing); the preview follows.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-step]");

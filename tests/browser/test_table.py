@@ -66,7 +66,7 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
         expect(page.locator("#round-title")).to_have_text(f"Round {number + 1} of 7")
         if number == 2:
             # The running penalty showed while tapping; the round is on the board now.
-            expect(page.locator(".board tbody tr").nth(2).locator("td").nth(1)).to_have_text("10")
+            expect(page.locator(".board tbody tr").nth(2).locator("td").nth(1).locator(".pts")).to_have_text("10")
 
     enter_round(page, 7, None, {}, LAST)
     expect(page.locator("#round-title")).to_have_text("Game over")
@@ -238,4 +238,21 @@ def test_buys_are_tapped_with_steppers(live_server, page, console_errors):
     page.get_by_role("button", name="One buy fewer for Ben").click()
     expect(page.locator("#buys-1")).to_have_value("1")
     settled(page)
+    assert console_errors == [], "\n".join(console_errors)
+
+
+def test_running_totals_are_one_tap_away(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
+    enter_round(page, 2, "Ana", {"Ben": ["King of clubs"]})
+    ben = page.locator("#scoreboard .board tbody tr", has_text="Ben")
+    cell = ben.locator("td").nth(1)
+    expect(cell.locator(".pts")).to_have_text("10")  # round 2 alone
+    expect(cell.locator(".run")).to_be_hidden()
+    toggle = page.get_by_role("button", name="Running totals after each round")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(cell.locator(".run")).to_have_text("15")  # 5 + 10 after round 2
+    expect(cell.locator(".run")).to_be_visible()
+    expect(cell.locator(".pts")).to_be_hidden()
     assert console_errors == [], "\n".join(console_errors)

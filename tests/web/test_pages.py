@@ -440,3 +440,20 @@ def test_a_stepper_at_zero_is_not_an_entry_to_complain_about(client):
     html = client.post(f"/g/{game['id']}/rounds/", form).content.decode()
     assert "Ben&#x27;s cards left in hand (or points) are missing" in html or "Ben's cards left in hand" in html
     assert "Ana&#x27;s cards left in hand" not in html and "Cy&#x27;s cards left in hand" not in html
+
+
+def test_the_scoreboard_shows_running_totals_on_demand(client):
+    game = client.post(
+        "/api/games/", {"players": ["Ana", "Ben"], "first_dealer": "Ana"}, content_type="application/json"
+    ).json()
+    headers = {"X-Game-Token": game["edit_token"]}
+    for n, points in ((1, 10), (2, 25)):
+        body = {"number": n, "winner": "Ana", "points": {"Ben": points}}
+        client.post(f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers)
+    plain = client.get(f"/g/{game['id']}/").content.decode()
+    assert '<span class="pts">25</span><span class="run">35</span>' in plain  # round 2: 25, 35 after it
+    assert (
+        'aria-pressed="false"' in plain and "show-running" not in plain.split('id="scoreboard"')[1].split("</table>")[0]
+    )
+    running = client.get(f"/g/{game['id']}/?running=1").content.decode()
+    assert "board-wrap show-running" in running and 'aria-pressed="true"' in running
