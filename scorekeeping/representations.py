@@ -162,12 +162,19 @@ class GameOutput(Output):
         current = game_current_round(game=game)
         return None if current is None else dict(CurrentRoundOutput(current).data)
 
+    def _standings(self, game: Game) -> Standings:
+        """The standings, worked out once per game rendered (``finished`` and ``standings`` share them)."""
+        cache: dict[str, Standings] = self.__dict__.setdefault("_standings_by_game", {})
+        if game.pk not in cache:
+            cache[game.pk] = game_standings(game=game)
+        return cache[game.pk]
+
     def get_finished(self, game: Game) -> bool:
-        return bool(game_standings(game=game).finished)
+        return self._standings(game).finished
 
     @extend_schema_field(StandingsOutput)
     def get_standings(self, game: Game) -> dict[str, Any]:
-        return dict(StandingsOutput(game_standings(game=game)).data)
+        return dict(StandingsOutput(self._standings(game)).data)
 
 
 class NewGameOutput(GameOutput):
