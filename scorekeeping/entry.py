@@ -148,6 +148,7 @@ class PlayerRow:
     errors: list[str]
     went_out: bool
     active: bool
+    holds: int | None  # the keypad moves on by itself once this many cards are in (a fixed-size hand)
 
 
 @dataclass
@@ -215,8 +216,15 @@ def entry_view(
                 errors=per_player[p.seat],
                 went_out=went_out,
                 active=state.active == p.seat,
+                holds=None if went_out else row.holds,
             )
         )
+    refused_row = next((r for r in rows if r.errors), None) if errors is not None else None
+    if refused_row is not None and not refused_row.active:
+        # A refused Record shows the first hand it is about: that is where the fix goes.
+        for r in rows:
+            r.active = r is refused_row
+        state.active = refused_row.player.seat
     if state.active is None or all(r.went_out for r in rows if r.player.seat == state.active):
         first = next((r for r in rows if not r.went_out), None)
         if first is not None:

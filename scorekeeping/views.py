@@ -174,7 +174,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     if request.htmx and not correcting:
         fresh = game_get(game_id=game.pk)
         notice = _("{word} {number} recorded.").format(word=capfirst(_(rules_for(fresh).round_word)), number=number)
-        context = _table_context(request, fresh, notice=notice)
+        context = _table_context(request, fresh, notice=notice, undo=True)
         return trigger_client_event(_render_table(request, "scorekeeping/table.html#body", context), "roundSaved")
     messages.success(
         request, _("{word} {number} saved.").format(word=capfirst(_(rules_for(game).round_word)), number=number)

@@ -51,6 +51,7 @@ class HandScore:
     adjustment: int = 0
     buys: int = 0
     breakdown: tuple[CardPoints, ...] = ()
+    holds: int | None = None  # the exact number of cards left, where the round fixes it (Mexican round 7)
 
     @property
     def points(self) -> int:
@@ -182,6 +183,7 @@ def score_round(
                 fail(f"buys.{buys_of[seat][0]}", reason)
         most = rnd.dealt + 2 * bought
         size = hand_left_size(rules, number, bought)
+        holds = size.most if size.fixed else None
         hand_key = f"hands.{hand_of[seat][0]}" if seat in hand_of else f"hands.{name}"
         points_key = f"points.{points_of[seat][0]}" if seat in points_of else f"points.{name}"
         cards: list[Card] = []
@@ -240,11 +242,11 @@ def score_round(
                 message = _("{name} holds {n} cards, but could hold at most {most} ({dealt} dealt)")
             fail(hand_key, message.format(name=name, n=len(cards), most=most, dealt=rnd.dealt, buys=bought))
         if typed is not None:
-            scored.append(HandScore(seat, typed=True, penalty=typed, adjustment=adjustment, buys=bought))
+            scored.append(HandScore(seat, typed=True, penalty=typed, adjustment=adjustment, buys=bought, holds=holds))
         else:
             breakdown = tuple(card_score(rules, number, c) for c in cards)
             penalty = sum(c.points for c in breakdown)
-            scored.append(HandScore(seat, tuple(cards), False, penalty, adjustment, bought, breakdown))
+            scored.append(HandScore(seat, tuple(cards), False, penalty, adjustment, bought, breakdown, holds))
     all_cards = [c for hand in scored for c in hand.cards]
     for reason in copy_reasons(rules, all_cards, players):
         fail("hands", _("across all hands: {reason}").format(reason=reason))

@@ -24,6 +24,7 @@
       if (!input) return;
       input.value = tokens(input).concat([key.dataset.tap]).join(" ");
       changed(input);
+      advanceWhenFull(form, active.value);
       return;
     }
     var chip = event.target.closest("[data-untap]");
@@ -58,11 +59,19 @@
     if (radio) markActive(radio.form);
   });
 
-  // A player who went out holds no cards: move the keypad on to the next player.
+  // A player who went out holds no cards: move the keypad on to the next player. In points mode
+  // the first empty field of a player who did not go out takes the focus (the number keyboard opens).
+  function winnerSeat(form) {
+    var winner = form.querySelector("input[name=winner]:checked");
+    return winner ? winner.value : null;
+  }
   document.addEventListener("change", function (event) {
     var winner = event.target.closest("form[data-entry] input[name=winner]");
     if (!winner) return;
     var form = winner.form;
+    Array.prototype.forEach.call(form.querySelectorAll(".player-entry"), function (block) {
+      block.classList.toggle("out", block.dataset.seat === winner.value);
+    });
     var active = form.querySelector("input[name=active]:checked");
     if (active && active.value === winner.value) {
       var next = Array.prototype.find.call(form.querySelectorAll("input[name=active]"), function (r) {
@@ -70,6 +79,72 @@
       });
       if (next) { next.checked = true; markActive(form); }
     }
+    if (mode(form) === "points") nextPoints(form, null);
+  });
+
+  // Where the round fixes a hand's size (Mexican round 7), a full hand moves the keypad on to the
+  // next player still to enter: the server says how many cards each hand holds (data-holds).
+  function handCount(form, seat) {
+    var input = form.querySelector("#hand-" + seat);
+    return input ? tokens(input).length : 0;
+  }
+  function advanceWhenFull(form, seat) {
+    var result = form.querySelector("#result-" + seat);
+    var holds = result && Number(result.dataset.holds);
+    if (!holds || handCount(form, seat) < holds) return;
+    var radios = Array.prototype.slice.call(form.querySelectorAll("input[name=active]"));
+    var at = radios.findIndex(function (r) { return r.value === seat; });
+    var out = winnerSeat(form);
+    for (var step = 1; step < radios.length; step++) {
+      var radio = radios[(at + step) % radios.length];
+      var other = form.querySelector("#result-" + radio.value);
+      var room = other && other.dataset.holds ? handCount(form, radio.value) < Number(other.dataset.holds) : !handCount(form, radio.value);
+      if (radio.value !== out && room) { radio.checked = true; markActive(form); return; }
+    }
+  }
+
+  // Card mode (the keypad, one hand at a time) or points mode (a number field per player), one tap
+  // apart; the phone remembers the choice for the next rounds.
+  function mode(form) {
+    var entry = form.closest(".entry");
+    return entry ? entry.dataset.mode : "cards";
+  }
+  function applyMode(value) {
+    var entry = document.getElementById("entry");
+    var toggle = entry && entry.querySelector("[data-entry-mode]");
+    if (!entry || !toggle) return;
+    entry.dataset.mode = value === "points" ? "points" : "cards";
+    toggle.setAttribute("aria-pressed", value === "points" ? "true" : "false");
+  }
+  function storedMode() {
+    try { return localStorage.getItem("entry-mode") || "cards"; } catch (e) { return "cards"; }
+  }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest("[data-entry-mode]");
+    if (!toggle) return;
+    var value = toggle.getAttribute("aria-pressed") === "true" ? "cards" : "points";
+    try { localStorage.setItem("entry-mode", value); } catch (e) { /* private mode */ }
+    applyMode(value);
+    var form = document.querySelector("form[data-entry]");
+    if (value === "points" && form && winnerSeat(form)) nextPoints(form, null);
+  });
+  document.addEventListener("DOMContentLoaded", function () { applyMode(storedMode()); });
+  document.addEventListener("htmx:afterSettle", function () { applyMode(storedMode()); });
+  function nextPoints(form, after) {
+    var out = winnerSeat(form);
+    var fields = Array.prototype.slice.call(form.querySelectorAll(".points-input")).filter(function (f) {
+      return f.closest(".player-entry").dataset.seat !== out;
+    });
+    var start = after ? fields.indexOf(after) + 1 : 0;
+    var next = fields.slice(start).find(function (f) { return !f.value.trim(); });
+    if (next) next.focus();
+    return next;
+  }
+  // Enter ("Next" on a phone's number keyboard) goes on to the next empty field; after the last, Record.
+  document.addEventListener("keydown", function (event) {
+    var field = event.target.closest && event.target.closest("form[data-entry] .points-input");
+    if (!field || event.key !== "Enter") return;
+    if (nextPoints(field.form, field)) event.preventDefault();
   });
 
   // New game: the dealer list and the draw follow the names as they are typed.
@@ -211,6 +286,26 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (target && target.id === "entry-errors" && target.hasAttribute("data-refused")) event.detail.shouldSwap = false;
+  });
+
+  // After Record, undo or redo the entry stays where it was on the screen, whatever the
+  // announcement above it now says; a notice goes away at the next tap elsewhere.
+  var entryTop = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var entry = document.getElementById("entry");
+    var target = event.detail.target;
+    entryTop = entry && target && target.id === "table-body" ? entry.getBoundingClientRect().top : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var entry = document.getElementById("entry");
+    if (entryTop === null || !entry || !event.detail.target || event.detail.target.id !== "table-body") return;
+    if (document.querySelector("#entry-errors[data-refused] li, #entry .error")) return;  // the error is brought into view
+    window.scrollBy(0, entry.getBoundingClientRect().top - entryTop);
+    entryTop = null;
+  });
+  document.addEventListener("click", function (event) {
+    var toast = document.getElementById("toast");
+    if (toast && toast.firstChild && !event.target.closest("#toast")) toast.textContent = "";
   });
 
   // After a round is saved the page stays where it is; the second tap of a double tap on

@@ -92,11 +92,15 @@ def enter_round(
     entry = page.locator("#entry")
     expect(entry.get_by_role("heading", name=re.compile(f"Record round {number}"))).to_be_visible()
     entry.locator(".went-out label", has_text=winner or "No one").click()
+    if hands:
+        entry_mode(page, "cards")
     for name, cards in hands.items():
         entry.get_by_role("radio", name=f"Tap cards for {name}").check()
         for card in cards:
             page.locator(".keypad").get_by_role("button", name=re.compile(f"^{card}(, wild)?$")).click()
         expect(page.locator(f".player-entry:has-text('{name}') .chips button")).to_have_count(len(cards))
+    if points:
+        entry_mode(page, "points")
     for name, value in (points or {}).items():
         field = page.locator(f".player-entry:has-text('{name}') input.points-input")
         field.fill(str(value))
@@ -105,3 +109,11 @@ def enter_round(
     entry.get_by_role("button", name=f"Record round {number}").click()
     # A person's next tap comes later than a double tap's second one, which the page ignores.
     page.wait_for_timeout(500)
+
+
+def entry_mode(page: Page, mode: str) -> None:
+    """Switch the entry to card mode (the keypad) or points mode (a number field per player)."""
+    toggle = page.locator("#entry").get_by_role("button", name="Type points")
+    if (toggle.get_attribute("aria-pressed") == "true") != (mode == "points"):
+        toggle.click()
+    expect(page.locator("#entry")).to_have_attribute("data-mode", mode)

@@ -10,6 +10,7 @@ from .helpers import (
     assert_no_sideways_scroll,
     assert_thumb_sized,
     enter_round,
+    entry_mode,
     settled,
     start_game,
 )
@@ -73,6 +74,8 @@ def test_a_whole_mexican_game_by_tapping_with_a_correction(live_server, page, sh
     # Correct round 2: Cy held only the two of diamonds.
     page.get_by_role("link", name="Correct round 2").click()  # the button shows "2"; its name says it all
     expect(page.get_by_role("heading", name="Correct round 2")).to_be_visible()
+    entry_mode(page, "cards")  # the last round was typed as points: the phone kept that mode
+    page.locator("#entry").get_by_role("radio", name="Tap cards for Cy").check()
     cy = page.locator(".player-entry", has_text="Cy")
     expect(cy.locator(".chips button")).to_have_count(2)
     shoot("correct-round")
@@ -233,9 +236,16 @@ def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
 
 def test_buys_are_tapped_with_steppers(live_server, page, console_errors):
     start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana", ruleset="Contract Rummy")
+    # Card mode: a hand's buys sit with its cards, below the keypad.
+    page.locator("#entry").get_by_role("radio", name="Tap cards for Ben").check()
     page.get_by_role("button", name="One buy more for Ben").click()
     page.get_by_role("button", name="One buy more for Ben").click()
     page.get_by_role("button", name="One buy fewer for Ben").click()
+    expect(page.locator("#buys-1")).to_have_value("1")
+    # Points mode: every player's points and buys in one list.
+    entry_mode(page, "points")
+    page.get_by_role("button", name="One buy more for Cy").click()
+    expect(page.locator("#buys-2")).to_have_value("1")
     expect(page.locator("#buys-1")).to_have_value("1")
     settled(page)
     assert console_errors == [], "\n".join(console_errors)
