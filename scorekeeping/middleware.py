@@ -33,6 +33,9 @@ class SecurityHeadersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CSP)
+        if request.is_secure():
+            # Over plain http on a LAN address browsers ignore it, with a console error on every page.
+            response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         return response
 
 

@@ -29,7 +29,14 @@ def lan_addresses() -> list[str]:
     return sorted(result, key=lambda a: not ipaddress.ip_address(a).is_private)
 
 
-def urls(host: str, port: int) -> list[str]:
+def urls(host: str, port: int, scheme: str = "http") -> list[str]:
     """The URLs to print for a server bound to host:port."""
     hosts = [*lan_addresses(), "127.0.0.1"] if host in ("0.0.0.0", "::", "") else [host]
-    return [f"http://{h}:{port}/" for h in hosts]
+    return [f"{scheme}://{h}:{port}/" for h in hosts]
+
+
+def certificate_hosts(host: str) -> list[str]:
+    """What a LAN certificate names: the addresses phones are given, this machine's name, localhost."""
+    name = socket.gethostname()
+    every = [*lan_addresses(), name, f"{name}.local", "localhost", "127.0.0.1"]
+    return list(dict.fromkeys([host, *every] if host not in ("0.0.0.0", "::", "") else every))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -42,3 +43,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "pwa/offline.html")
+
+
+@require_safe
+def certificate_authority(request: HttpRequest) -> HttpResponse:
+    """The LAN certificate authority (``LAN_HTTPS=1``), to install on a phone once: public, never its key."""
+    path = settings.TLS_DIR / "ca.crt"
+    if not settings.LAN_HTTPS or not path.is_file():
+        raise Http404
+    response = HttpResponse(path.read_bytes(), content_type="application/x-x509-ca-cert")
+    response["Content-Disposition"] = 'attachment; filename="rummy-referee-ca.crt"'
+    return response

@@ -4,6 +4,7 @@ DATABASE_URL   database (default: SQLite file db.sqlite3 beside manage.py)
 DJANGO_DEBUG   debug mode (default off)
 SECRET_KEY     required unless DJANGO_DEBUG is on
 ALLOWED_HOSTS  comma-separated host names (default: any, so phones on the LAN can connect)
+LAN_HTTPS      serve https on the LAN with a certificate made here (default off); TLS_DIR keeps it
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"])
 # The address other phones open for share links and QR codes on a hosted server
 # (e.g. https://rummy.example.org); empty: the LAN address when asked on this machine.
 PUBLIC_URL = env_str("PUBLIC_URL", "")
+# HTTPS on the LAN without a proxy: the server makes a certificate authority once and serves TLS
+# itself with a certificate for this machine's addresses (scorekeeping/tls.py, README).
+LAN_HTTPS = env_bool("LAN_HTTPS", False)
+TLS_DIR = Path(env_str("TLS_DIR", str(BASE_DIR / ".tls")))
 SHARE_LAN_ADDRESS = True  # a page asked on this machine shares its LAN address
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -118,6 +123,7 @@ STORAGES = {
 HTTPS = env_bool("HTTPS", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None  # sent over https only, by scorekeeping.middleware
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS

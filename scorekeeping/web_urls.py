@@ -8,6 +8,7 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),
+    path("ca.crt", pwa.certificate_authority, name="certificate-authority"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/", archive.games, name="games"),
     path("games/import/", archive.import_game, name="game-import"),

@@ -1,10 +1,12 @@
 """The server as the start command runs it (``scorekeeping.server``): slow clients, stalled bodies,
 a database that is down, and logs without tokens. Each test starts real server processes."""
 
+import http.client
 import os
 import re
 import secrets
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -15,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeping import server
+from scorekeeping import server, tls
+from scorekeeping.network import certificate_hosts
 
 pytestmark = pytest.mark.once  # real server processes: once in CI, on PostgreSQL
 
@@ -28,16 +31,17 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _get(port, path, timeout=5.0):
+def _get(port, path, timeout=5.0, context=None):
+    scheme = "https" if context else "http"
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as response:
+        with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}{path}", timeout=timeout, context=context) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read()
 
 
 @contextmanager
-def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True):
+def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=None, context=None):
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "scorekeeping.settings_test",
@@ -52,13 +56,17 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True):
     log = tmp_path / f"server-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            server.command(bind=f"127.0.0.1:{port}", workers=workers), cwd=ROOT, env=environment, stdout=out, stderr=out
+            server.command(bind=f"127.0.0.1:{port}", workers=workers, tls=tls),
+            cwd=ROOT,
+            env=environment,
+            stdout=out,
+            stderr=out,
         )
     try:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if _get(port, "/healthz", 1)[0] == 200:
+                if _get(port, "/healthz", 1, context)[0] == 200:
                     break
             except OSError:
                 pass
@@ -147,3 +155,30 @@ def test_the_servers_log_holds_no_token(tmp_path, sqlite_url):
     text = log.read_text()
     assert game["edit_token"] not in text and game["edit_token"][:-2] not in text
     assert not re.search(r"/join/[A-Za-z0-9_-]{20,}", text)
+
+
+def test_lan_https_serves_a_certificate_the_phones_can_trust_once(tmp_path, sqlite_url):
+    folder = tmp_path / "tls"
+    files = tls.ensure(folder, certificate_hosts("0.0.0.0"))
+    assert {"127.0.0.1", "localhost"} <= tls.names(files.cert)
+    assert (
+        oct(files.key.stat().st_mode & 0o777) == "0o600" and oct((folder / "ca.key").stat().st_mode & 0o777) == "0o600"
+    )
+    # Made once: a second start keeps the authority the phones trust, and the server certificate.
+    again = tls.ensure(folder, certificate_hosts("0.0.0.0"))
+    assert again.ca.read_bytes() == files.ca.read_bytes() and again.cert.read_bytes() == files.cert.read_bytes()
+    # A new address (the laptop joined another network) gets a new server certificate, same authority.
+    moved = tls.ensure(folder, [*certificate_hosts("0.0.0.0"), "10.9.8.7"])
+    assert "10.9.8.7" in tls.names(moved.cert) and moved.ca.read_bytes() == files.ca.read_bytes()
+
+    trusting = ssl.create_default_context(cafile=str(files.ca))  # a phone with the authority installed
+    env = {"LAN_HTTPS": "1", "TLS_DIR": str(folder)}
+    with serving(tmp_path, sqlite_url, workers=1, env=env, tls=moved, context=trusting) as (port, _log):
+        status, body = _get(port, "/healthz", context=trusting)
+        assert status == 200
+        status, body = _get(port, "/ca.crt", context=trusting)
+        assert status == 200 and body == files.ca.read_bytes() and b"PRIVATE" not in body
+        with pytest.raises(urllib.error.URLError):  # a phone that does not trust it is warned
+            _get(port, "/healthz", context=ssl.create_default_context())
+        with pytest.raises((urllib.error.URLError, ConnectionError, http.client.HTTPException)):
+            _get(port, "/healthz")  # plain http is not served on the https port

@@ -166,14 +166,57 @@
     window.speechSynthesis.speak(utterance);
   });
 
-  // Keep the screen awake while the table page is open.
+  // Keep the screen awake while the table page is open: the Wake Lock API where there is one (a
+  // secure context), else (plain http on the LAN) a muted, looping, inline video of a second,
+  // started by the first tap, as NoSleep.js does; either is taken up again when the page is back.
   var lock = null;
+  var video = null;
+  function wakeSpot() { return document.querySelector("[data-wake]"); }
   function wake() {
-    if (!document.querySelector("[data-wake]") || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-    navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(function () {});
+    var spot = wakeSpot();
+    if (!spot || document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator) {
+      navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(function () {});
+    } else if (video) {
+      video.play().catch(function () {});
+    }
+  }
+  function wakeByVideo() {
+    var spot = wakeSpot();
+    if (!spot || "wakeLock" in navigator || video) return;
+    video = document.createElement("video");
+    video.className = "wake-video";
+    video.muted = true;
+    video.setAttribute("muted", "");
+    video.setAttribute("playsinline", "");
+    video.setAttribute("loop", "");
+    video.setAttribute("aria-hidden", "true");
+    video.setAttribute("tabindex", "-1");
+    [["webm", "video/webm"], ["mp4", "video/mp4"]].forEach(function (pair) {
+      var source = document.createElement("source");
+      source.src = spot.dataset["wake" + pair[0].charAt(0).toUpperCase() + pair[0].slice(1)];
+      source.type = pair[1];
+      video.appendChild(source);
+    });
+    document.body.appendChild(video);
+    video.play().catch(function () { video.remove(); video = null; });  // the next tap tries again
   }
   document.addEventListener("visibilitychange", wake);
   document.addEventListener("DOMContentLoaded", wake);
+  document.addEventListener("pointerup", wakeByVideo, true);
+  document.addEventListener("keyup", wakeByVideo, true);
+
+  // Over plain http (a LAN address) the phone cannot install the app or keep it offline: say so
+  // once, plainly, on the table page.
+  document.addEventListener("DOMContentLoaded", function () {
+    var note = document.getElementById("insecure-note");
+    if (!note || window.isSecureContext) return;
+    try {
+      if (localStorage.getItem("insecure-note-seen")) return;
+      localStorage.setItem("insecure-note-seen", "1");
+    } catch (e) { /* private mode: say it each time */ }
+    note.hidden = false;
+  });
 
   // The language chooser changes the language as soon as one is chosen.
   document.addEventListener("change", function (event) {

@@ -457,3 +457,22 @@ def test_the_scoreboard_shows_running_totals_on_demand(client):
     )
     running = client.get(f"/g/{game['id']}/?running=1").content.decode()
     assert "board-wrap show-running" in running and 'aria-pressed="true"' in running
+
+
+def test_the_lan_certificate_authority_is_offered_only_when_the_server_serves_https(client, settings, tmp_path):
+    settings.TLS_DIR = tmp_path
+    (tmp_path / "ca.crt").write_bytes(b"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    (tmp_path / "ca.key").write_bytes(b"secret")
+    settings.LAN_HTTPS = False
+    assert client.get("/ca.crt").status_code == 404
+    settings.LAN_HTTPS = True
+    response = client.get("/ca.crt")
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-x509-ca-cert"
+    assert response.content.startswith(b"-----BEGIN CERTIFICATE-----") and b"secret" not in response.content
+    assert client.post("/ca.crt").status_code == 405
+
+
+def test_the_opener_policy_is_sent_over_https_only(client):
+    # Over plain http on a LAN address browsers ignore it and log an error on every page.
+    assert "Cross-Origin-Opener-Policy" not in client.get("/")
+    assert client.get("/", secure=True)["Cross-Origin-Opener-Policy"] == "same-origin"

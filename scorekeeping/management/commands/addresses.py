@@ -5,6 +5,7 @@ import os
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeping.network import urls
@@ -19,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--no-qr", action="store_true", help="only the addresses, no QR code")
 
     def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
-        found = urls(host, port)
+        found = urls(host, port, "https" if settings.LAN_HTTPS else "http")
         self.stdout.write("Open the table on a phone on the same network:")
         for url in found:
             self.stdout.write(f"  {url}")
@@ -28,3 +29,8 @@ class Command(BaseCommand):
             buffer = io.StringIO()
             segno.make(found[0], micro=False).terminal(out=buffer, compact=True, border=2)
             self.stdout.write(buffer.getvalue())
+        if settings.LAN_HTTPS:
+            self.stdout.write(
+                "Each phone trusts this server once: open the address above, accept the warning, then"
+                f" install {found[0]}ca.crt as a certificate authority (see the README)."
+            )

@@ -1,0 +1,120 @@
+"""axe-core on every page, light and dark, in English, Dutch and Spanish: no serious or critical
+violation. axe is vendored (tests/browser/vendor) and injected into the page under test.
+
+One exception, deliberate: ``label-content-name-mismatch`` on the card buttons (the keypad's keys
+and the cards tapped into a hand or meld), whose spoken names ("Ace of clubs", "Three of clubs,
+wild", "Remove Seven of clubs") say more than the symbols they show ("A♣").
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+PLAYERS = ["Ana", "Ben", "Cy"]
+
+
+def _api(page: Page, method: str, url: str, data: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json", **({"X-Game-Token": token} if token else {})}
+    response = page.request.fetch(url, method=method, data=json.dumps(data), headers=headers)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def _game(page: Page, base: str, rounds: int) -> str:
+    """A game made through the API, opened on this phone with its edit link; ``rounds`` recorded."""
+    game = _api(page, "POST", base + "/api/games/", {"players": PLAYERS, "first_dealer": "Ana"})
+    for number in range(1, rounds + 1):
+        if number == 7:  # nothing laid down before going out: 13 cards each, typed as points
+            body = {"number": 7, "winner": "Ana", "points": {"Ben": 65, "Cy": 130}}
+        else:
+            body = {"number": number, "winner": PLAYERS[number % 3], "hands": {PLAYERS[(number + 1) % 3]: "5C KD"}}
+            body["points"] = {PLAYERS[(number + 2) % 3]: 20}
+        _api(page, "POST", f"{base}/api/games/{game['id']}/rounds/", body, game["edit_token"])
+    page.goto(f"{base}/g/{game['id']}/join/{game['edit_token']}/")
+    return page.url
+
+
+def _violations(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ['violations']});
+          return r.violations.map(v => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.map(n => n.target.join(' ')).filter(t => !(v.id === 'label-content-name-mismatch'
+              && document.querySelector(t)?.matches('[data-tap], [data-untap]')))}));
+        }"""
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {', '.join(v['nodes'][:4])}"
+        for v in result
+        if v["impact"] in ("serious", "critical") and v["nodes"]
+    ]
+
+
+@pytest.fixture
+def axe_page(browser, browser_context_args):
+    # axe is injected as a script: the pages' Content-Security-Policy would refuse it.
+    context = browser.new_context(**browser_context_args, bypass_csp=True)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "es"])
+def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page, language):
+    page = axe_page
+    base = live_server.url
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+    during = _game(page, base, 2)
+    ended = _game(page, base, 7)
+    page.goto(ended)
+    expect(page.locator("#final-title")).to_be_visible()
+
+    def referee_verdict() -> None:
+        page.goto(base + "/referee/")
+        for card in ("key-7C", "key-7D", "key-KH"):
+            page.locator(f"#referee #{card}").click()
+        page.locator("#referee button.primary[name=op][value=check]").click()
+        expect(page.locator(".verdict")).to_be_visible()
+
+    def table_while_tapping() -> None:
+        page.goto(during)
+        page.locator("#entry .went-out input").first.check()
+        for card in ("key-5C", "key-JK"):
+            page.locator(f"#entry #{card}").click()
+        expect(page.locator("#entry .player-entry.active .chips button")).to_have_count(2)
+
+    def table_in_points_mode() -> None:
+        page.locator("#entry [data-entry-mode]").click()
+        expect(page.locator("#entry")).to_have_attribute("data-mode", "points")
+
+    pages = {
+        "home": base + "/",
+        "new game": base + "/games/new/",
+        "table during a round": table_while_tapping,
+        "table in points mode": table_in_points_mode,
+        "table at the end": ended,
+        "referee with a verdict": referee_verdict,
+        "rules": base + "/rules/mexican/",
+        "games": base + "/games/",
+        "players": base + "/players/",
+        "import": base + "/games/import/",
+        "offline": base + "/offline/",
+    }
+    found: dict[str, list[str]] = {}
+    for name, where in pages.items():
+        if callable(where):
+            where()
+        else:
+            page.goto(where)
+        page.wait_for_load_state("networkidle")
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            problems = _violations(page)
+            if problems:
+                found[f"{name}, {scheme}"] = problems
+    assert found == {}, json.dumps(found, indent=1, ensure_ascii=False)
