@@ -346,6 +346,19 @@
     window.scrollBy(0, entry.getBoundingClientRect().top - entryTop);
     entryTop = null;
   });
+  // The notice sits just above the Record bar, wherever the bar is on the screen.
+  function placeToast() {
+    var toast = document.getElementById("toast");
+    var bar = document.querySelector("#entry .record-bar");
+    if (!toast || !toast.firstChild) return;
+    var height = window.innerHeight;
+    var top = bar ? Math.min(bar.getBoundingClientRect().top, height) : height;
+    if (top < height / 4) top = height;  // the bar is scrolled away above: the bottom of the screen
+    toast.style.bottom = (height - top + 8) + "px";
+  }
+  document.addEventListener("htmx:afterSettle", placeToast);
+  document.addEventListener("DOMContentLoaded", placeToast);
+  window.addEventListener("scroll", placeToast, { passive: true });
   document.addEventListener("click", function (event) {
     var toast = document.getElementById("toast");
     if (toast && toast.firstChild && !event.target.closest("#toast")) toast.textContent = "";

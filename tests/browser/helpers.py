@@ -95,7 +95,11 @@ def enter_round(
     if hands:
         entry_mode(page, "cards")
     for name, cards in hands.items():
-        entry.get_by_role("radio", name=f"Tap cards for {name}").check()
+        radio = entry.get_by_role("radio", name=f"Tap cards for {name}")
+        if not radio.is_checked():
+            label = page.get_by_role("radio", name=f"Tap cards for {name}")
+            entry.locator(".tap-for label").filter(has=label).click()  # a thumb taps the name
+        expect(radio).to_be_checked()
         for card in cards:
             page.locator(".keypad").get_by_role("button", name=re.compile(f"^{card}(, wild)?$")).click()
         expect(page.locator(f".player-entry:has-text('{name}') .chips button")).to_have_count(len(cards))
