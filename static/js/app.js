@@ -380,10 +380,24 @@
     }
   }, true);
 
-  // A preview that answers after its form was replaced (the round was recorded) is dropped,
-  // so previews never need aborting (htmx logs every abort as an error).
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.elt && !event.detail.elt.isConnected) event.detail.shouldSwap = false;
+  // A preview never crosses a Record: none is sent while the form is being recorded, and one
+  // that answers after its form was replaced (the round was recorded) is dropped, its
+  // out-of-band parts too. The check sits on the preview element itself, because the events of
+  // an element that has left the page no longer reach the document.
+  function guardPreviews() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-preview]:not([data-guarded])"), function (el) {
+      el.setAttribute("data-guarded", "");
+      el.addEventListener("htmx:beforeSwap", function (event) {
+        if (!el.isConnected) event.detail.shouldSwap = false;
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", guardPreviews);
+  document.addEventListener("htmx:afterSettle", guardPreviews);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var el = event.detail.elt;
+    var form = el && el.matches && el.matches("[data-preview]") && el.closest("form");
+    if (form && (form.classList.contains("htmx-request") || !el.isConnected)) event.preventDefault();
   });
 
   // The live poll tells the server whether the entry may be replaced (nothing typed in it).

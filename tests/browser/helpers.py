@@ -63,6 +63,7 @@ def start_game(
         value = page.locator("#ruleset option", has_text=ruleset).get_attribute("value")
         page.get_by_label("Rules").select_option(value=value)
         expect(page.get_by_text("Players, clockwise")).to_be_visible()
+        settled(page)  # the form comes back for the new rules: an add tapped before would be undone
     inputs = page.locator("input[name=player]")
     expect(inputs).to_have_count(2)
     for count in range(3, len(names) + 1):

@@ -55,10 +55,11 @@ class Thumb:
         assert y - box["height"] / 2 >= 0 and y + box["height"] / 2 <= viewport["height"], f"{target} is off screen"
         # Nothing lies over it (the sticky Record bar, a notice): the thumb would hit that instead.
         hit = self.page.evaluate(
-            "([x, y, el]) => { const h = document.elementFromPoint(x, y); return !!h && el.contains(h); }",
+            "([x, y, el]) => { const h = document.elementFromPoint(x, y);"
+            " return !h ? 'nothing' : el.contains(h) ? '' : h.outerHTML.slice(0, 120); }",
             [x, y, target.element_handle()],
         )
-        assert hit, f"{target} is covered at ({x:.0f}, {y:.0f})"
+        assert hit == "", f"{target} is covered at ({x:.0f}, {y:.0f}) by {hit}"
         self.page.touchscreen.tap(x, y)
         self.taps += 1
 
@@ -88,6 +89,7 @@ def play_by_cards(
 ) -> None:
     entry = page.locator("#entry")
     expect(entry.get_by_role("heading", name=f"Record round {number}")).to_be_visible()
+    settled(page)  # a person's next tap comes after the page has settled
     entry_in_view(page)
     thumb.tap(entry.locator(".went-out label", has_text=winner))
     for name, cards in hands.items():
@@ -183,6 +185,7 @@ def test_a_whole_game_in_points_mode_costs_players_plus_two_taps(live_server, pa
         before = thumb.taps
         expect(entry.get_by_role("heading", name=f"Record round {number}")).to_be_visible()
         expect(entry).to_have_attribute("data-mode", "points")
+        settled(page)  # a person's next tap comes after the page has settled
         thumb.tap(entry.locator(".went-out label", has_text=winner))
         names = [n for n in PLAYERS if n in points]
         for i, name in enumerate(names):
