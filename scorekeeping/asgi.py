@@ -17,6 +17,8 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeping.settings")
 django_application = get_asgi_application()
 
+from scorekeeping import live  # noqa: E402  (needs the apps loaded by get_asgi_application)
+
 BODY_TIMEOUT = float(os.environ.get("BODY_TIMEOUT", "20"))
 
 Message = dict[str, Any]
@@ -29,6 +31,10 @@ async def application(
 ) -> None:
     if scope["type"] != "http":
         await django_application(scope, receive, send)
+        return
+    found = live.PATH.match(scope["path"])
+    if found:  # a game's change stream: server-sent events, served beside Django (scorekeeping.live)
+        await live.stream(scope, receive, send, found["game"])
         return
 
     async def receive_in_time() -> Message:

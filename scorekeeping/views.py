@@ -313,6 +313,15 @@ def _live_etag(request: HtmxHttpRequest, game_id: str) -> str | None:
 
 
 @require_safe
+def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The change stream is served under ASGI (``scorekeeping.live``, the start command). This
+    server is WSGI (``runserver``, the test live server): 204 tells EventSource not to retry,
+    and the page polls every 5 s instead."""
+    game_get(game_id=game_id)
+    return HttpResponse(status=204)
+
+
+@require_safe
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:

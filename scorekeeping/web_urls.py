@@ -23,5 +23,6 @@ urlpatterns = [
     path("g/<game:game_id>/again/", views.play_again, name="play-again"),
     path("g/<game:game_id>/redo/", views.redo, name="redo"),
     path("g/<game:game_id>/live/", views.live, name="live"),
+    path("g/<game:game_id>/events/", views.events, name="events"),
     path("g/<game:game_id>/join/<str:token>/", views.join, name="join"),
 ]

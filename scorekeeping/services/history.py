@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from referee.engine import Rules
 
 from ..errors import Conflict, InvalidInput
+from ..live import announce
 from ..models import Change, Game, Round
 from .games import rules_for
 from .snapshots import round_entries, round_restore
@@ -45,6 +46,7 @@ def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change
     """Every write ends here: the game moves to its next version, and the change is kept."""
     game.version += 1
     game.save(update_fields=["version", "updated_at"])
+    announce(game)  # the open streams of this game, on every server process, at commit
     return Change.objects.create(game=game, action=action, round_number=number, version=game.version, **snapshots)
 
 

@@ -400,7 +400,30 @@
     if (form && (form.classList.contains("htmx-request") || !el.isConnected)) event.preventDefault();
   });
 
-  // The live poll tells the server whether the entry may be replaced (nothing typed in it).
+  // Live updates by push: the page listens to the game's change stream and, on a change,
+  // fetches what changed (the #poller's request: 304 when nothing did). An idle page sends
+  // nothing. Where the stream cannot be opened (a buffering proxy, an old browser, a WSGI
+  // server answering 204) the page asks every 5 s instead, and says nothing about it.
+  var streamOpen = false;
+  function fetchChanges() {
+    var poller = document.getElementById("poller");
+    if (poller && window.htmx) window.htmx.trigger(poller, "changed");
+  }
+  function listen() {
+    var poller = document.getElementById("poller");
+    if (!poller || !poller.dataset.events) return;
+    if ("EventSource" in window) {
+      var source = new EventSource(poller.dataset.events);
+      source.addEventListener("open", function () { streamOpen = true; });
+      source.addEventListener("change", fetchChanges);
+      source.addEventListener("error", function () { streamOpen = false; });
+      window.addEventListener("pagehide", function () { source.close(); });
+    }
+    window.setInterval(function () { if (!streamOpen) fetchChanges(); }, 5000);
+  }
+  document.addEventListener("DOMContentLoaded", listen);
+
+  // The live fetch tells the server whether the entry may be replaced (nothing typed in it).
   document.addEventListener("htmx:configRequest", function (event) {
     if (event.detail.elt && event.detail.elt.id === "poller") {
       var form = entryForm();
