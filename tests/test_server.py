@@ -2,80 +2,24 @@
 a database that is down, and logs without tokens. Each test starts real server processes."""
 
 import http.client
-import os
 import re
-import secrets
 import socket
 import ssl
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from scorekeeping import server, tls
+from scorekeeping import tls
 from scorekeeping.network import certificate_hosts
+from tests.servers import get as _get
+from tests.servers import serving
 
 pytestmark = pytest.mark.once  # real server processes: once in CI, on PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get(port, path, timeout=5.0, context=None):
-    scheme = "https" if context else "http"
-    try:
-        with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}{path}", timeout=timeout, context=context) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
-
-
-@contextmanager
-def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=None, context=None):
-    environment = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "scorekeeping.settings_test",
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": secrets.token_urlsafe(40),
-        "DJANGO_DEBUG": "0",
-        **(env or {}),
-    }
-    if migrate:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment, check=True)
-    port = _free_port()
-    log = tmp_path / f"server-{port}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            server.command(bind=f"127.0.0.1:{port}", workers=workers, tls=tls),
-            cwd=ROOT,
-            env=environment,
-            stdout=out,
-            stderr=out,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if _get(port, "/healthz", 1, context)[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        yield port, log
-    finally:
-        process.terminate()
-        process.wait(20)
 
 
 @pytest.fixture

@@ -1,0 +1,80 @@
+"""Real server processes for the tests: the start command's server (``scorekeeping.server``)."""
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from scorekeeping import server
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(port, path, timeout=5.0, context=None):
+    scheme = "https" if context else "http"
+    try:
+        with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}{path}", timeout=timeout, context=context) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+@contextmanager
+def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=None, context=None):
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "scorekeeping.settings_test",
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "DJANGO_DEBUG": "0",
+        **(env or {}),
+    }
+    if migrate:
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment, check=True)
+    port = free_port()
+    log = tmp_path / f"server-{port}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            server.command(bind=f"127.0.0.1:{port}", workers=workers, tls=tls),
+            cwd=ROOT,
+            env=environment,
+            stdout=out,
+            stderr=out,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if get(port, "/healthz", 1, context)[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        yield port, log
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
+def database_url(settings_dict) -> str:
+    """The URL of a database Django is connected to (the test database, say), for a server process."""
+    if settings_dict["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{settings_dict['NAME']}"
+    user = settings_dict.get("USER") or ""
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgresql://{user}{password}@{host}{port}/{settings_dict['NAME']}"

@@ -1,0 +1,188 @@
+"""A game's change stream (``/g/<id>/events/``) on real server processes, on SQLite (a watcher per
+process) and on PostgreSQL (LISTEN/NOTIFY): two processes on one database, as two machines."""
+
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+
+from tests.servers import serving
+
+pytestmark = pytest.mark.once  # real server processes: once in CI
+
+POSTGRES = os.environ.get("LIVE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'live.sqlite3'}"
+        return
+    name = f"live_{secrets.token_hex(4)}"
+    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def api(port, method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json", **({"X-Game-Token": token} if token else {})}
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")
+
+
+def new_game(port):
+    game = api(port, "POST", "/api/games/", {"players": ["Ana", "Ben"], "first_dealer": "Ana"})
+    return game["id"], game["edit_token"], game["version"]
+
+
+def record(port, game_id, token, number):
+    body = {"number": number, "winner": "Ana", "hands": {"Ben": "5C"}}
+    return api(port, "POST", f"/api/games/{game_id}/rounds/", body, token)
+
+
+class Stream:
+    """An EventSource's side of the wire: raw HTTP/1.1, blocks read as they arrive."""
+
+    def __init__(self, port, game_id, headers=None, query=""):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        request = (
+            f"GET /g/{game_id}/events/{query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{extra}\r\n"
+        )
+        self.sock.sendall(request.encode())
+        self.buffer = b""
+        head = self._until(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1])
+        self.head = head.decode("latin-1").lower()
+
+    def _fill(self, enough, deadline):
+        while not enough():
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError(self.buffer)
+            self.buffer += chunk
+
+    def _until(self, marker, timeout=10.0):
+        self._fill(lambda: marker in self.buffer, time.monotonic() + timeout)
+        found, _sep, self.buffer = self.buffer.partition(marker)
+        return found
+
+    def block(self, timeout=10.0):
+        """The next SSE block (chunked framing stripped): comments and fields, as text."""
+        deadline = time.monotonic() + timeout
+        text = ""
+        while "\n\n" not in text:
+            size = int(self._until(b"\r\n", deadline - time.monotonic()), 16)
+            if size == 0:
+                raise EOFError(text)
+            self._fill(lambda size=size: len(self.buffer) >= size + 2, deadline)
+            text += self.buffer[:size].decode()
+            self.buffer = self.buffer[size + 2 :]
+        return text
+
+    def events(self, timeout=10.0):
+        """Blocks until one with an event in it; the whole text read."""
+        text = ""
+        while "event: change" not in text:
+            text += self.block(timeout)
+        return text
+
+    def close(self):
+        self.sock.close()
+
+
+@contextmanager
+def stream(port, game_id, **kwargs):
+    s = Stream(port, game_id, **kwargs)
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def test_a_round_recorded_through_one_process_reaches_a_stream_opened_on_another(tmp_path, database):
+    with (
+        serving(tmp_path, database, workers=1) as (one, _log1),
+        serving(tmp_path, database, workers=1, migrate=False) as (
+            other,
+            _log2,
+        ),
+    ):
+        game_id, token, version = new_game(one)
+        with stream(other, game_id) as s:
+            assert s.status == 200 and "content-type: text/event-stream" in s.head
+            assert "x-accel-buffering: no" in s.head and "cache-control: no-cache" in s.head
+            first = s.block()
+            assert "retry: 2000" in first
+            if f"id: {version}" not in first:
+                assert f"id: {version}" in s.block()  # where the client stands, without an event
+            time.sleep(0.3)  # the stream is listening
+            delays = []
+            for number in (1, 2, 3):
+                started = time.monotonic()
+                game = record(one, game_id, token, number)
+                text = s.events()
+                delays.append(time.monotonic() - started)
+                assert f"id: {game['version']}" in text and f"data: {game['version']}" in text
+            # From the write's request to the event on the other process (the commit is inside it).
+            assert max(delays) < 1.0, delays
+
+
+def test_reconnecting_with_last_event_id_gets_what_it_missed_at_once(tmp_path, database):
+    with serving(tmp_path, database, workers=1) as (port, _log):
+        game_id, token, version = new_game(port)
+        game = record(port, game_id, token, 1)
+        with stream(port, game_id, headers={"Last-Event-ID": str(version)}) as s:
+            assert f"id: {game['version']}" in s.events(timeout=2)
+        with stream(port, game_id, query=f"?v={version}") as s:  # the page's first connection
+            assert f"id: {game['version']}" in s.events(timeout=2)
+        with stream(port, game_id, headers={"Last-Event-ID": str(game["version"])}) as s:
+            assert "event:" not in s.block(timeout=2)  # up to date: nothing to say yet
+        with stream(port, "nosuchgame") as s:
+            assert s.status == 404
+
+
+def test_the_stream_sends_a_heartbeat_and_ends_cleanly_when_the_server_stops(tmp_path, database):
+    env = {"LIVE_HEARTBEAT": "0.5"}
+    with serving(tmp_path, database, workers=1, env=env) as (port, log):
+        game_id, _token, _version = new_game(port)
+        with stream(port, game_id) as s:
+            s.block()
+            assert ": keep-alive" in s.block(timeout=2) + s.block(timeout=2)
+            master = int(re.search(r"\[(\d+)\] \[INFO\] Listening at", log.read_text())[1])
+            os.kill(master, signal.SIGTERM)
+            ended = time.monotonic()
+            text = ""
+            with pytest.raises(EOFError):
+                while True:
+                    text += s.block(timeout=5)
+            assert ": closing" in text and "retry: 500" in text
+            assert time.monotonic() - ended < 5  # not the 10 s graceful timeout: the stream ended itself
+
+
+def test_only_get_and_head(tmp_path, database):
+    with serving(tmp_path, database, workers=1) as (port, _log):
+        game_id, _token, _version = new_game(port)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/g/{game_id}/events/", method="HEAD")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert response.status == 200 and response.headers["Content-Type"].startswith("text/event-stream")
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/g/{game_id}/events/", data=b"", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 405 and refused.value.headers["Allow"] == "GET, HEAD"
