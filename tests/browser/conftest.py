@@ -58,3 +58,18 @@ def shoot(page):
         page.emulate_media(color_scheme="light")
 
     return take
+
+
+@pytest.fixture(scope="session")
+def table_server(django_db_setup, tmp_path_factory):
+    """The app as the start command serves it (gunicorn + uvicorn workers, ASGI), on the test
+    database: what the change stream needs (Django's live server is WSGI, where the page polls)."""
+    from types import SimpleNamespace
+
+    from django.db import connection
+
+    from tests.servers import database_url, serving
+
+    folder = tmp_path_factory.mktemp("table-server")
+    with serving(folder, database_url(connection.settings_dict), workers=2, migrate=False) as (port, log):
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", log=log)

@@ -1,4 +1,6 @@
-"""Several phones on one game: live updates, a refused viewer, two editors, a lost network."""
+"""Several phones on one game: live updates, a refused viewer, two editors, a lost network.
+
+Served as the start command serves the app (ASGI, `table_server`), where the change stream lives."""
 
 import re
 
@@ -26,8 +28,8 @@ def edit_link(page):
     return page.locator("#edit-link").input_value()
 
 
-def test_a_viewer_sees_a_recorded_round_within_two_seconds(live_server, page, other_phone, shoot, console_errors):
-    table = start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
+def test_a_viewer_sees_a_recorded_round_within_two_seconds(table_server, page, other_phone, shoot, console_errors):
+    table = start_game(page, table_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
     view_link = page.locator("#view-link").input_value()
     assert view_link == table
     other_phone.goto(view_link)
@@ -47,14 +49,14 @@ def test_a_viewer_sees_a_recorded_round_within_two_seconds(live_server, page, ot
 
     assert other_phone.errors == []
     # The viewer cannot record or correct: the page says why (and the browser logs the 403).
-    other_phone.goto(live_server.url + re.sub(r"^https?://[^/]+", "", table) + "rounds/1/")
+    other_phone.goto(table_server.url + re.sub(r"^https?://[^/]+", "", table) + "rounds/1/")
     expect(other_phone.get_by_role("heading", name="This phone can follow the game, not change it")).to_be_visible()
     assert other_phone.errors == ["Failed to load resource: the server responded with a status of 403 (Forbidden)"]
     assert console_errors == []
 
 
-def test_two_editors_record_the_same_round_and_the_second_is_told(live_server, page, other_phone, console_errors):
-    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+def test_two_editors_record_the_same_round_and_the_second_is_told(table_server, page, other_phone, console_errors):
+    start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     link = edit_link(page)
     other_phone.goto(link)
     expect(other_phone.get_by_text("This phone can now record and correct rounds.")).to_be_visible()
@@ -79,8 +81,8 @@ def test_two_editors_record_the_same_round_and_the_second_is_told(live_server, p
     assert console_errors == []
 
 
-def test_a_double_tap_records_once(live_server, page, console_errors):
-    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+def test_a_double_tap_records_once(table_server, page, console_errors):
+    start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     entry = page.locator("#entry")
     entry.locator(".went-out label", has_text="Ana").click()
     page.get_by_role("button", name="Five of clubs", exact=True).click()
@@ -90,8 +92,8 @@ def test_a_double_tap_records_once(live_server, page, console_errors):
     assert console_errors == []
 
 
-def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(live_server, page, context):
-    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(table_server, page, context):
+    start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     entry = page.locator("#entry")
     entry.locator(".went-out label", has_text="Ana").click()
     page.get_by_role("button", name="Nine of hearts", exact=True).click()
@@ -109,11 +111,62 @@ def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(live_server, page
     expect(banner).to_have_count(0)
 
 
-def test_a_typed_entry_survives_a_reload(live_server, page, console_errors):
-    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+def test_a_typed_entry_survives_a_reload(table_server, page, console_errors):
+    start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     page.locator("#entry .went-out label", has_text="Ana").click()
     page.get_by_role("button", name="Queen of spades", exact=True).click()
     page.reload()
     expect(page.locator("#hand-1")).to_have_value("QS")
     expect(page.locator(".player-entry", has_text="Ben").locator(".penalty")).to_have_text("10")
     assert console_errors == []
+
+
+def _requests(page):
+    seen = []
+    page.on("request", lambda request: seen.append(request.url))
+    return seen
+
+
+def test_an_idle_table_sends_nothing_but_its_stream(table_server, page, console_errors):
+    start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
+    seen = _requests(page)
+    page.reload()
+    expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
+    page.wait_for_timeout(1000)  # the page's own loading: the stream opens, nothing else is asked
+    loaded = list(seen)
+    page.wait_for_timeout(10_000)
+    idle = seen[len(loaded) :]
+    assert idle == [], idle  # ten seconds: not one request
+    streams = [url for url in loaded if "/events/" in url]
+    assert len(streams) == 1 and "?v=" in streams[0], loaded
+    assert console_errors == []
+
+
+def test_a_change_reaches_a_second_phone_by_push_without_polling(table_server, page, other_phone, console_errors):
+    table = start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
+    seen = _requests(other_phone)
+    other_phone.goto(table.replace("/join/", "/"))  # the view link: this phone only follows
+    expect(other_phone.locator("#round-title")).to_have_text("Round 1 of 7")
+    other_phone.wait_for_timeout(3000)
+    fetches = [url for url in seen if "/live/" in url]
+    assert fetches == [], fetches  # no poll while nothing changes
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
+    expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7", timeout=1500)
+    fetches = [url for url in seen if "/live/" in url]
+    assert len(fetches) == 1, fetches  # one fetch of what changed, after the event
+    assert len([url for url in seen if "/events/" in url]) == 1
+    assert other_phone.errors == []
+
+
+def test_without_a_stream_the_page_polls_every_five_seconds(table_server, page, other_phone, console_errors):
+    table = start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
+    other_phone.route("**/events/**", lambda route: route.abort())  # a proxy that will not stream
+    seen = _requests(other_phone)
+    other_phone.goto(table)
+    expect(other_phone.locator("#round-title")).to_have_text("Round 1 of 7")
+    other_phone.wait_for_timeout(11_000)
+    polls = [url for url in seen if "/live/" in url]
+    assert len(polls) == 2, polls  # at 5 s and 10 s, not every second
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
+    expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7", timeout=6000)
+    expect(other_phone.locator("#offline")).to_have_count(0)  # nothing said about it
