@@ -37,14 +37,28 @@ async def application(
         await live.stream(scope, receive, send, found["game"])
         return
 
+    body_done = False
+
     async def receive_in_time() -> Message:
+        # Only the body's pieces have a deadline: once it is in, a receive() waits for the
+        # disconnect for as long as the response takes. asyncio.timeout, not wait_for: on
+        # Python 3.11 wait_for can swallow the cancellation Django sends its disconnect
+        # listener when a response is done, which surfaced as "Exception in ASGI application"
+        # and closed keep-alive connections.
+        nonlocal body_done
+        if body_done:
+            return await receive()
         try:
-            return await asyncio.wait_for(receive(), BODY_TIMEOUT)
+            async with asyncio.timeout(BODY_TIMEOUT):
+                message = await receive()
         except TimeoutError:
             body = b"Request Timeout: the body stalled.\n"
             headers = [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]
             await send({"type": "http.response.start", "status": 408, "headers": headers})
             await send({"type": "http.response.body", "body": body})
             return {"type": "http.disconnect"}
+        if message["type"] != "http.request" or not message.get("more_body"):
+            body_done = True
+        return message
 
     await django_application(scope, receive_in_time, send)

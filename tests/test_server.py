@@ -126,3 +126,20 @@ def test_lan_https_serves_a_certificate_the_phones_can_trust_once(tmp_path, sqli
             _get(port, "/healthz", context=ssl.create_default_context())
         with pytest.raises((urllib.error.URLError, ConnectionError, http.client.HTTPException)):
             _get(port, "/healthz")  # plain http is not served on the https port
+
+
+def test_keep_alive_connections_stay_open_and_nothing_is_logged_as_an_error(tmp_path, sqlite_url):
+    # On Python 3.11, asyncio.wait_for around receive() could swallow the cancellation Django
+    # sends its disconnect listener: every response then ended in "Exception in ASGI
+    # application" and the keep-alive connection was closed under the client.
+    with serving(tmp_path, sqlite_url, workers=1) as (port, log):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        for _ in range(5):
+            connection.request("GET", "/healthz")
+            response = connection.getresponse()
+            assert response.status == 200
+            response.read()
+            time.sleep(0.2)
+        connection.close()
+        time.sleep(0.5)
+        assert "Exception in ASGI application" not in log.read_text()

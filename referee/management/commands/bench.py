@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from referee.benchmarks import check_throughput, engine_results, http_latency
 from referee.engine.solver import MAX_STEPS
+from scorekeeping.benchmarks import live_bench
 
 
 class Command(BaseCommand):
@@ -17,10 +18,16 @@ class Command(BaseCommand):
         parser.add_argument("--requests", type=int, default=400, help="HTTP requests per endpoint")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--no-http", action="store_true", help="skip the live-server latency")
+        parser.add_argument("--live", action="store_true", help="only the live tables: pages, streams, delivery")
+        parser.add_argument("--streams", type=int, default=5000, help="idle streams opened on one core (--live)")
+        parser.add_argument("--phones", type=int, default=400, help="phones polling once a second, to compare (--live)")
 
     def handle(
         self, *args: Any, seconds: float, repeat: int, requests: int, seed: int, no_http: bool, **opts: Any
     ) -> None:
+        if opts.get("live"):
+            live_bench(self.stdout.write, streams=opts["streams"], phones=opts["phones"])
+            return
         missed: list[str] = []
         self.stdout.write(f"Engine worst cases (searched {seconds:g} s each; median of {repeat} runs):")
         for result in engine_results(seconds=seconds, repeat=repeat, seed=seed):

@@ -1,0 +1,396 @@
+"""What a live table costs, measured as a person feels it (``manage.py bench --live``).
+
+- A change's cost in one process: the table page and the fragment fetched after an event, for
+  an 8-player Shanghai game with 9 deals (server time, queries, writes).
+- The server as the README starts it, pinned to one core (``taskset -c 0``), one worker, on the
+  configured database (PostgreSQL for the published numbers); the load generator pinned to the
+  other core: N idle streams over N/4 games (the server's CPU while idle, its memory per
+  stream), the delivery of one recorded round to 1,000 open streams (from the commit to each
+  event), page and API latency with the streams open against an idle server, and, for
+  comparison, phones polling once a second as the page did before.
+
+It writes games into the configured database and leaves them (nothing in this app deletes a
+game): run it on a database of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from . import server
+from .models import Game
+from .services import game_create, round_record
+
+ROOT = Path(__file__).resolve().parent.parent
+SHANGHAI_HANDS = ["5C KD", "JK 2H", "7S", "AC AD", "9H 10H", "QS", "4D"]
+
+
+def _shanghai(deals: int = 9) -> tuple[Game, str]:
+    names = [f"P{i}" for i in range(1, 9)]
+    game, token = game_create(ruleset="shanghai", variants=["more-players"], players=names, first_dealer=names[0])
+    for number in range(1, deals + 1):
+        hands = {name: SHANGHAI_HANDS[i % len(SHANGHAI_HANDS)] for i, name in enumerate(names[1:])}
+        round_record(game=Game.objects.get(pk=game.pk), number=number, winner=names[0], hands=hands, points={})
+    return Game.objects.get(pk=game.pk), token
+
+
+@dataclass
+class PageCost:
+    name: str
+    median_ms: float
+    queries: int
+    writes: int
+
+
+def page_costs(repeat: int = 60) -> list[PageCost]:
+    """Server time of the table page and of the fragment fetched after an event (8x9 Shanghai)."""
+    game, token = _shanghai()
+    client = Client()
+    client.get(f"/g/{game.pk}/join/{token}/")  # this phone may record: the heavier page
+    stale = f'"v{game.version - 1}"'
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ("table page", lambda: client.get(f"/g/{game.pk}/")),
+        ("fragment after an event", lambda: client.get(f"/g/{game.pk}/live/", headers={"if-none-match": stale})),
+        (
+            "nothing changed (304)",
+            lambda: client.get(f"/g/{game.pk}/live/", headers={"if-none-match": f'"v{game.version}"'}),
+        ),
+    ]
+    results = []
+    for name, call in cases:
+        for _ in range(5):
+            call()
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - started) * 1000)
+        with CaptureQueriesContext(connection) as queries:
+            call()
+        writes = sum(1 for q in queries.captured_queries if q["sql"].lstrip().split(" ", 1)[0].upper() in _WRITES)
+        results.append(PageCost(name, statistics.median(times), len(queries.captured_queries), writes))
+    return results
+
+
+_WRITES = {"INSERT", "UPDATE", "DELETE", "BEGIN", "SAVEPOINT"}
+
+
+# --- the server, pinned, and a load generator on the other core --------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def pinned_server(core: int = 0) -> Iterator[tuple[int, list[int]]]:
+    """The start command's server with one worker on one core; yields its port and its pids."""
+    port = _free_port()
+    env = {**os.environ, "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
+    argv = ["taskset", "-c", str(core), *server.command(bind=f"127.0.0.1:{port}", workers=1, python=sys.executable)]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.2)
+        time.sleep(1.0)
+        children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+        yield port, [process.pid, *map(int, children)]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+class Streams:
+    """Open event streams from this process, timing each event's arrival."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.arrivals: dict[str, list[float]] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def open(self, game_id: str, opened: asyncio.Semaphore | None = None) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=2**16)
+        self.writers.append(writer)
+        writer.write(f"GET /g/{game_id}/events/ HTTP/1.1\r\nHost: b\r\nAccept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        await reader.readuntil(b"\n\n")  # retry: and where it stands
+        self.tasks.append(asyncio.get_running_loop().create_task(self._read(game_id, reader)))
+
+    async def _read(self, game_id: str, reader: asyncio.StreamReader) -> None:
+        try:
+            while True:
+                chunk = await reader.readuntil(b"\n\n")
+                if b"event: change" in chunk:
+                    self.arrivals.setdefault(game_id, []).append(time.perf_counter())
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            return
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for writer in self.writers:
+            writer.close()
+
+
+async def _open_many(streams: Streams, games: list[str], count: int, batch: int = 200) -> None:
+    for start in range(0, count, batch):
+        await asyncio.gather(*(streams.open(games[i % len(games)]) for i in range(start, min(count, start + batch))))
+
+
+async def _get(port: int, path: str) -> float:
+    started = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    await reader.read()
+    writer.close()
+    return (time.perf_counter() - started) * 1000
+
+
+async def _latency(port: int, paths: list[str], repeat: int) -> dict[str, float]:
+    found: dict[str, list[float]] = {p: [] for p in paths}
+    for _ in range(5):
+        for path in paths:
+            await _get(port, path)
+    for _ in range(repeat):
+        for path in paths:
+            found[path].append(await _get(port, path))
+    return {p: statistics.median(v) for p, v in found.items()}
+
+
+@dataclass
+class LiveReport:
+    streams: int
+    rss_idle_mb: float
+    rss_open_mb: float
+    idle_cpu_percent: float
+    open_seconds: float
+    delivery_p50_ms: float
+    delivery_p99_ms: float
+    delivered: int
+    expected: int
+    latency_idle: dict[str, float]
+    latency_open: dict[str, float]
+
+
+def _games(count: int) -> list[Game]:
+    return [
+        game_create(ruleset="mexican", variants=[], players=["Ana", "Ben", "Cy", "Dee"], first_dealer="Ana")[0]
+        for _ in range(count)
+    ]
+
+
+def live_capacity(
+    streams: int = 5000, delivery_streams: int = 1000, idle_seconds: float = 10.0, repeat: int = 100
+) -> LiveReport:
+    """Idle streams per core, delivery of one round to 1,000 streams, latency with streams open."""
+    os.sched_setaffinity(0, {1})  # the load generator on the other core
+    games = _games(max(1, streams // 4))
+    target = games[0]
+    page_paths = [f"/g/{target.pk}/", f"/api/games/{target.pk}/"]
+    with pinned_server(core=0) as (port, pids):
+        latency_idle = asyncio.run(_latency(port, page_paths, repeat))
+        rss_idle = rss_mb(pids)
+
+        async def run() -> LiveReport:
+            # Delivery: 1,000 streams, a fifth of them on the game that changes.
+            near = Streams(port)
+            others = [g.pk for g in games[1:]] or [target.pk]
+            await _open_many(near, [target.pk], delivery_streams // 5)
+            await _open_many(near, others, delivery_streams - delivery_streams // 5)
+            await asyncio.sleep(1.0)
+            names = ["Ana", "Ben", "Cy", "Dee"]
+            write = await asyncio.to_thread(lambda: _record_and_time(target.pk, names))
+            await asyncio.sleep(2.0)
+            times = sorted((t - write) * 1000 for t in near.arrivals.get(target.pk, []))
+            # Capacity: the rest of the streams, idle.
+            started = time.perf_counter()
+            rest = Streams(port)
+            await _open_many(rest, [g.pk for g in games], streams - delivery_streams)
+            opened = time.perf_counter() - started
+            await asyncio.sleep(2.0)
+            rss_open = rss_mb(pids)
+            cpu_before = cpu_seconds(pids)
+            await asyncio.sleep(idle_seconds)
+            idle_cpu = (cpu_seconds(pids) - cpu_before) / idle_seconds * 100
+            latency_open = await _latency(port, page_paths, repeat)
+            await near.close()
+            await rest.close()
+            return LiveReport(
+                streams=streams,
+                rss_idle_mb=rss_idle,
+                rss_open_mb=rss_open,
+                idle_cpu_percent=idle_cpu,
+                open_seconds=opened,
+                delivery_p50_ms=_percentile(times, 50),
+                delivery_p99_ms=_percentile(times, 99),
+                delivered=len(times),
+                expected=delivery_streams // 5,
+                latency_idle=latency_idle,
+                latency_open=latency_open,
+            )
+
+        return asyncio.run(run())
+
+
+def _record_and_time(game_id: str, names: list[str]) -> float:
+    """Record a round through the service (its own transaction); the moment after its commit."""
+    round_record(
+        game=Game.objects.get(pk=game_id),
+        number=1,
+        winner=names[0],
+        hands=dict(zip(names[1:], ["5C", "KD", "JK"], strict=True)),
+        points={},
+    )
+    return time.perf_counter()
+
+
+def _percentile(values: list[float], percent: float) -> float:
+    if not values:
+        return float("nan")
+    index = min(len(values) - 1, max(0, round(percent / 100 * len(values) + 0.5) - 1))
+    return sorted(values)[index]
+
+
+@dataclass
+class PollReport:
+    phones: int
+    polls_per_second: float
+    median_ms: float
+    p99_ms: float
+    cpu_percent: float
+
+
+def polling(phones: int = 400, seconds: float = 10.0) -> PollReport:
+    """The page before this change: every phone asks once a second whether its game changed (304)."""
+    os.sched_setaffinity(0, {1})
+    games = _games(max(1, phones // 4))
+    with pinned_server(core=0) as (port, pids):
+
+        async def phone(game: Game, times: list[float], stop: float) -> None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            request = (
+                f'GET /g/{game.pk}/live/ HTTP/1.1\r\nHost: b\r\nIf-None-Match: "v{game.version}"\r\n\r\n'
+            ).encode()
+            await asyncio.sleep(secrets.randbelow(1000) / 1000)
+            while time.perf_counter() < stop:
+                started = time.perf_counter()
+                writer.write(request)
+                await writer.drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(
+                    (int(h.split(b":")[1]) for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")),
+                    0,
+                )
+                if length:
+                    await reader.readexactly(length)
+                times.append((time.perf_counter() - started) * 1000)
+                await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - started)))
+            writer.close()
+
+        async def run() -> PollReport:
+            times: list[float] = []
+            stop = time.perf_counter() + seconds + 1
+            cpu_before = cpu_seconds(pids)
+            await asyncio.gather(*(phone(games[i % len(games)], times, stop) for i in range(phones)))
+            cpu = (cpu_seconds(pids) - cpu_before) / (seconds + 1) * 100
+            return PollReport(phones, len(times) / (seconds + 1), statistics.median(times), _percentile(times, 99), cpu)
+
+        return asyncio.run(run())
+
+
+def live_bench(write: Callable[[str], Any], *, streams: int, phones: int) -> None:
+    """Run every live measurement and print it with its target (``manage.py bench --live``)."""
+    from django.core.management.base import CommandError
+
+    missed: list[str] = []
+
+    def check(ok: bool, what: str) -> str:
+        if not ok:
+            missed.append(what)
+        return "ok  " if ok else "MISS"
+
+    write(f"Database: {connection.vendor}. A change's cost in one process, 8-player Shanghai after 9 deals:")
+    for cost in page_costs():
+        target = {"table page": 10.0, "fragment after an event": 5.0}.get(cost.name)
+        mark = check(cost.median_ms < target, cost.name) if target else "    "
+        goal = f"< {target:.0f} ms" if target else "        "
+        write(f"  {mark} {cost.median_ms:6.2f} ms {goal}  {cost.name}: {cost.queries} queries, {cost.writes} writes")
+        check(cost.writes == 0, f"{cost.name} writes")
+    write(f"The start command's server, 1 worker pinned to core 0; the load on core 1; {streams:,} streams:")
+    report = live_capacity(streams=streams)
+    per_stream_kb = (report.rss_open_mb - report.rss_idle_mb) * 1024 / max(1, streams)
+    write(
+        f"  {check(report.rss_open_mb < 1024, 'memory')} memory {report.rss_idle_mb:.0f} MB idle, "
+        f"{report.rss_open_mb:.0f} MB with {streams:,} streams ({per_stream_kb:.1f} KB a stream; < 1 GB)"
+    )
+    write(
+        f"  {check(report.idle_cpu_percent < 5, 'idle cpu')} idle CPU with the streams open: "
+        f"{report.idle_cpu_percent:.1f}% of a core (< 5%); "
+        f"{streams - 1000:,} streams opened in {report.open_seconds:.1f} s"
+    )
+    write(
+        f"  {check(report.delivery_p99_ms < 300 and report.delivered == report.expected, 'delivery')} delivery, "
+        f"commit to event on {report.delivered}/{report.expected} streams of the game (1,000 open): "
+        f"p50 {report.delivery_p50_ms:.1f} ms, p99 {report.delivery_p99_ms:.1f} ms (< 300 ms)"
+    )
+    for path, idle in report.latency_idle.items():
+        busy = report.latency_open[path]
+        label = "table page" if "/api/" not in path else "API game"
+        write(
+            f"  {check(busy <= 2 * idle, label + ' latency')} {label}: {idle:.2f} ms idle, {busy:.2f} ms with "
+            f"{streams:,} streams open (ratio {busy / idle:.2f}; at most 2)"
+        )
+    poll = polling(phones=phones)
+    write(
+        f"  for comparison, {poll.phones} phones polling once a second (the page before): {poll.polls_per_second:.0f} "
+        f"polls/s, median {poll.median_ms:.1f} ms, p99 {poll.p99_ms:.1f} ms, "
+        f"server CPU {poll.cpu_percent:.0f}% of a core"
+    )
+    if missed:
+        raise CommandError("missed targets: " + "; ".join(missed))
