@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -61,16 +62,26 @@ class PageCost:
 def page_costs(repeat: int = 60) -> list[PageCost]:
     """Server time of the table page and of the fragment fetched after an event (8x9 Shanghai)."""
     game, token = _shanghai()
-    client = Client()
-    client.get(f"/g/{game.pk}/join/{token}/")  # this phone may record: the heavier page
-    stale = f'"v{game.version - 1}"'
+    editor, viewer = Client(), Client()
+    editor.get(f"/g/{game.pk}/join/{token}/")  # this phone may record: the entry and the edit link too
+    table, live = f"/g/{game.pk}/", f"/g/{game.pk}/live/"
+    stale, fresh = f'"v{game.version - 1}"', f'"v{game.version}"'
     cases: list[tuple[str, Callable[[], Any]]] = [
-        ("table page", lambda: client.get(f"/g/{game.pk}/")),
-        ("fragment after an event", lambda: client.get(f"/g/{game.pk}/live/", headers={"if-none-match": stale})),
+        ("table page, a phone that follows", lambda: viewer.get(table)),
+        ("table page, the phone that records", lambda: editor.get(table)),
         (
-            "nothing changed (304)",
-            lambda: client.get(f"/g/{game.pk}/live/", headers={"if-none-match": f'"v{game.version}"'}),
+            "fragment after an event, the first phone that follows (rendered)",
+            lambda: (cache.clear(), viewer.get(live, headers={"if-none-match": stale})),
         ),
+        (
+            "fragment after an event, the other phones that follow",
+            lambda: viewer.get(live, headers={"if-none-match": stale}),
+        ),
+        (
+            "fragment after an event, the phone that records",
+            lambda: editor.get(live, headers={"if-none-match": stale, "x-entry-pristine": "1"}),
+        ),
+        ("nothing changed (304)", lambda: viewer.get(live, headers={"if-none-match": fresh})),
     ]
     results = []
     for name, call in cases:
@@ -357,7 +368,7 @@ def live_bench(write: Callable[[str], Any], *, streams: int, phones: int) -> Non
 
     write(f"Database: {connection.vendor}. A change's cost in one process, 8-player Shanghai after 9 deals:")
     for cost in page_costs():
-        target = {"table page": 10.0, "fragment after an event": 5.0}.get(cost.name)
+        target = 10.0 if cost.name.startswith("table page") else 5.0 if cost.name.startswith("fragment") else None
         mark = check(cost.median_ms < target, cost.name) if target else "    "
         goal = f"< {target:.0f} ms" if target else "        "
         write(f"  {mark} {cost.median_ms:6.2f} ms {goal}  {cost.name}: {cost.queries} queries, {cost.writes} writes")

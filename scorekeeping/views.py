@@ -7,11 +7,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.text import capfirst
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods, require_POST, require_safe
@@ -325,10 +328,26 @@ def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @cache_control(no_cache=True)
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The table's poll: 304 with no body while nothing changed; else the fresh fragments."""
+    """What changed, fetched after an event on the game's stream: 304 with no body while nothing
+    did; else the fresh fragments. Every phone that follows a game gets the same fragments for a
+    version, so they are rendered once per version (and language) and kept in Django's cache;
+    the version in the key makes a stale one unreachable. The phone that records gets its own
+    (its entry, its edit rights), rendered each time."""
+    head = get_object_or_404(Game.objects.only("pk", "version", "edit_token_hash"), pk=game_id)
+    if not phone.can_edit(request, head):
+        key = f"live:{head.pk}:{head.version}:{get_language()}:{int(request.GET.get('running') == '1')}"
+        html = cache.get(key)
+        if html is None:
+            context = _table_context(request, game_get(game_id=game_id))
+            html = render_to_string("scorekeeping/table.html#live", context, request=request)
+            cache.set(key, html, LIVE_FRAGMENT_SECONDS)
+        return HttpResponse(html)
     game = game_get(game_id=game_id)
     context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
     return _render_table(request, "scorekeeping/table.html#live", context)
+
+
+LIVE_FRAGMENT_SECONDS = 600
 
 
 @require_POST

@@ -5,7 +5,7 @@ import re
 
 import pytest
 from django.core.management import call_command
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from scorekeeping.models import Game, Round
 
@@ -476,3 +476,24 @@ def test_the_opener_policy_is_sent_over_https_only(client):
     # Over plain http on a LAN address browsers ignore it and log an error on every page.
     assert "Cross-Origin-Opener-Policy" not in client.get("/")
     assert client.get("/", secure=True)["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def test_the_fragment_after_an_event_is_rendered_once_per_version_for_the_phones_that_follow(
+    client, django_assert_max_num_queries
+):
+    game = new_game(client)
+    first, second = Client(), Client()  # two phones with the view link only
+    stale = {"HTTP_IF_NONE_MATCH": f'"v{game.version - 1}"'}
+    rendered = first.get(f"/g/{game.pk}/live/", **stale)
+    assert rendered.status_code == 200 and "Round 1 of 7" in rendered.content.decode()
+    with django_assert_max_num_queries(3):  # the version (ETag), the game's head, the session: no render
+        again = second.get(f"/g/{game.pk}/live/", **stale)
+    assert again.content == rendered.content
+    # A new version is a new key: nobody gets the old fragments.
+    assert client.post(f"/g/{game.pk}/rounds/", round_1()).status_code == 302
+    game.refresh_from_db()
+    fresh = second.get(f"/g/{game.pk}/live/", HTTP_IF_NONE_MATCH=f'"v{game.version - 1}"')
+    assert "Round 2 of 7" in fresh.content.decode()
+    # The phone that records gets its own fragments (its entry), never the shared ones.
+    mine = client.get(f"/g/{game.pk}/live/", HTTP_IF_NONE_MATCH=f'"v{game.version - 1}"', HTTP_X_ENTRY_PRISTINE="1")
+    assert 'id="entry"' in mine.content.decode() and 'id="entry"' not in fresh.content.decode()
