@@ -67,7 +67,8 @@ def page_costs(repeat: int = 60) -> list[PageCost]:
     table, live = f"/g/{game.pk}/", f"/g/{game.pk}/live/"
     stale, fresh = f'"v{game.version - 1}"', f'"v{game.version}"'
     cases: list[tuple[str, Callable[[], Any]]] = [
-        ("table page, a phone that follows", lambda: viewer.get(table)),
+        ("table page, the first phone that follows (rendered)", lambda: (cache.clear(), viewer.get(table))),
+        ("table page, the other phones that follow", lambda: viewer.get(table)),
         ("table page, the phone that records", lambda: editor.get(table)),
         (
             "fragment after an event, the first phone that follows (rendered)",

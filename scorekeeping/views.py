@@ -36,6 +36,10 @@ from .presentation import announcement, board_rows, change_line
 from .selectors import game_current_round, game_get, game_history, game_standings
 from .services import game_again, game_create, game_redo, game_undo, round_record, round_replace, rules_for
 
+# How long a rendered page or fragment for the phones that follow is kept; its version makes an
+# old one unreachable long before that, so this only bounds the cache's memory.
+LIVE_FRAGMENT_SECONDS = 600
+
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -116,9 +120,24 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
 
 @require_safe
 def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    game = game_get(game_id=game_id)
-    phone.remember(request, game.pk)
-    return _render_table(request, "scorekeeping/table.html", _table_context(request, game))
+    """The table. Every phone that follows a game sees the same page for a version (and language
+    and link address): its body is rendered once and kept in Django's cache, like the fragments
+    after an event. The phone that records gets its own page each time."""
+    head = get_object_or_404(Game.objects.only("pk", "version", "edit_token_hash"), pk=game_id)
+    phone.remember(request, head.pk)
+    if request.GET or phone.can_edit(request, head):
+        return _render_table(request, "scorekeeping/table.html", _table_context(request, game_get(game_id=game_id)))
+    base, _source = share_base(request)
+    key = f"page:{head.pk}:{head.version}:{get_language()}:{base}"
+    parts = cache.get(key)
+    if parts is None:
+        context = _table_context(request, game_get(game_id=game_id))
+        parts = {
+            "page_title": render_to_string("scorekeeping/table.html#title", context, request=request),
+            "body_html": render_to_string("scorekeeping/table.html#body", context, request=request),
+        }
+        cache.set(key, parts, LIVE_FRAGMENT_SECONDS)
+    return render(request, "scorekeeping/table.html", {"game": head, **parts})
 
 
 def _render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -345,9 +364,6 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = game_get(game_id=game_id)
     context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
     return _render_table(request, "scorekeeping/table.html#live", context)
-
-
-LIVE_FRAGMENT_SECONDS = 600
 
 
 @require_POST

@@ -497,3 +497,18 @@ def test_the_fragment_after_an_event_is_rendered_once_per_version_for_the_phones
     # The phone that records gets its own fragments (its entry), never the shared ones.
     mine = client.get(f"/g/{game.pk}/live/", HTTP_IF_NONE_MATCH=f'"v{game.version - 1}"', HTTP_X_ENTRY_PRISTINE="1")
     assert 'id="entry"' in mine.content.decode() and 'id="entry"' not in fresh.content.decode()
+
+
+def test_the_page_of_a_phone_that_follows_is_rendered_once_per_version(client, django_assert_max_num_queries):
+    game = new_game(client)
+    first, second = Client(), Client()
+    page = first.get(f"/g/{game.pk}/").content.decode()
+    assert "Round 1 of 7" in page and "<title>Round 1 · Mexican Rummy</title>" in page
+    second.get(f"/g/{game.pk}/")  # a phone's first visit writes its session once: it remembers the game
+    with django_assert_max_num_queries(2):  # the game's head and the session, read: no render, no write
+        again = second.get(f"/g/{game.pk}/").content.decode()
+    assert again.split('name="csrfmiddlewaretoken"')[0].count("Round 1 of 7") == page.count("Round 1 of 7")
+    assert 'id="entry"' not in again and 'id="table-body"' in again
+    assert client.post(f"/g/{game.pk}/rounds/", round_1()).status_code == 302
+    assert "Round 2 of 7" in second.get(f"/g/{game.pk}/").content.decode()
+    assert 'id="entry"' in client.get(f"/g/{game.pk}/").content.decode()  # the recording phone's own page
