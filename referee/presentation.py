@@ -26,7 +26,13 @@ def key_for(card: Card, wild_rank: int | None) -> Key:
     return Key(str(card), card.symbol, card.name, card.suit.value, card.rank == wild_rank)
 
 
-def keypad(wild_rank: int | None) -> list[Key | None]:
+class Keypad(list[Key | None]):
+    """The keys in order; ``cache_key`` names their markup, the same for every round with this wild rank."""
+
+    cache_key: str = ""
+
+
+def keypad(wild_rank: int | None) -> Keypad:
     """Each suit in two lines of seven (A-7, then 8-K and a gap; the joker fills the last gap).
 
     Seven keys a line keep every key 44 px wide on a 360 px screen. ``None`` is a gap.
@@ -35,7 +41,9 @@ def keypad(wild_rank: int | None) -> list[Key | None]:
     for suit in Suit:
         cells += [key_for(Card(rank, suit), wild_rank) for rank in RANKS]
         cells.append(key_for(JOKER, wild_rank) if suit is Suit.SPADES else None)
-    return cells
+    pad = Keypad(cells)
+    pad.cache_key = str(wild_rank)
+    return pad
 
 
 @dataclass(frozen=True)

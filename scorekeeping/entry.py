@@ -17,7 +17,7 @@ from referee.engine import RefereeError, parse_cards
 from referee.engine.rounds import cutter_seat
 from referee.formdata import form_int, tapped, untap_target, untapped
 from referee.forms import cleaned
-from referee.presentation import Chip, Key, chips, keypad
+from referee.presentation import Chip, Keypad, chips, keypad
 
 from .forms import RoundEntryForm
 from .models import Game, Player, Round
@@ -158,7 +158,7 @@ class EntryView:
     state: EntryState
     rows: list[PlayerRow]
     errors: list[str]
-    keypad: list[Key | None]
+    keypad: Keypad
     show_buys: bool
     show_cut_bonus: bool
     cutter: str
