@@ -145,12 +145,29 @@ class Hub:
             delay = min(delay * 2, 10)
 
 
+LIBPQ_OPTIONS = (
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "connect_timeout",
+    "application_name",
+    "options",
+    "service",
+    "target_session_attrs",
+    "passfile",
+)
+
+
 def _conninfo() -> str:
     from psycopg.conninfo import make_conninfo
 
     settings = connections["default"].settings_dict
     parts = {"dbname": settings["NAME"], "user": settings.get("USER"), "password": settings.get("PASSWORD")}
     parts |= {"host": settings.get("HOST"), "port": str(settings.get("PORT") or "")}
+    # The libpq parameters DATABASE_URL's query string may set (sslmode, say) hold for the listener too.
+    options = settings.get("OPTIONS") or {}
+    parts |= {k: str(options[k]) for k in LIBPQ_OPTIONS if k in options}
     return make_conninfo(**{k: v for k, v in parts.items() if v})
 
 
