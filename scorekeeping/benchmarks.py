@@ -123,6 +123,7 @@ def pinned_server(core: int = 0) -> Iterator[tuple[int, list[int]]]:
     """The start command's server with one worker on one core; yields its port and its pids."""
     port = _free_port()
     env = {**os.environ, "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
+    env["LIVE_STREAMS_PER_CLIENT"] = "1000000"  # every phone of the load comes from one address here
     argv = ["taskset", "-c", str(core), *server.command(bind=f"127.0.0.1:{port}", workers=1, python=sys.executable)]
     process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import signal
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import FrameType
@@ -51,6 +52,9 @@ CHANNEL = "scorekeeping_games"
 HEARTBEAT = float(os.environ.get("LIVE_HEARTBEAT", "20"))
 TICK = float(os.environ.get("LIVE_TICK", "0.2"))
 RETRY_MS = 2000
+# Open streams one client address may hold in one server process: a table behind one address
+# (a café's network) has a few dozen phones at most; more is someone holding sockets.
+PER_CLIENT = int(os.environ.get("LIVE_STREAMS_PER_CLIENT", "200"))
 PATH = re.compile(rf"^/g/(?P<game>{GameIdConverter.regex})/events/$")
 
 Message = dict[str, Any]
@@ -80,6 +84,7 @@ class Hub:
 
     def __init__(self) -> None:
         self.watchers: dict[str, set[Watcher]] = {}
+        self.clients: Counter[str] = Counter()
         self.closing = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()  # PostgreSQL: the LISTEN is in place
@@ -221,11 +226,10 @@ def last_seen(scope: Mapping[str, Any]) -> int | None:
     return int(raw) if raw.isdigit() and len(raw) <= 9 else None
 
 
-async def _answer(send: Send, status: int, text: str, allow: str | None = None) -> None:
+async def _answer(send: Send, status: int, text: str, *extra: tuple[bytes, bytes]) -> None:
     body = text.encode()
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
-    if allow:
-        headers.append((b"allow", allow.encode()))
+    headers += extra
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -233,9 +237,15 @@ async def _answer(send: Send, status: int, text: str, allow: str | None = None) 
 async def stream(scope: Mapping[str, Any], receive: Receive, send: Send, game_id: str) -> None:
     """The ASGI endpoint of ``/g/<id>/events/``."""
     if scope["method"] not in ("GET", "HEAD"):
-        await _answer(send, 405, "Method Not Allowed: this address takes GET.\n", allow="GET, HEAD")
+        await _answer(send, 405, "Method Not Allowed: this address takes GET.\n", (b"allow", b"GET, HEAD"))
         return
     center = hub()
+    client = str((scope.get("client") or ("?",))[0])
+    if center.clients[client] >= PER_CLIENT:
+        message = f"Too Many Requests: at most {PER_CLIENT} open streams from one address.\n"
+        await _answer(send, 429, message, (b"retry-after", b"30"))
+        return
+    center.clients[client] += 1
     watcher = center.subscribe(game_id, -1)  # first, so that no change slips between read and wait
     try:
         found = await versions([game_id])
@@ -265,6 +275,9 @@ async def stream(scope: Mapping[str, Any], receive: Receive, send: Send, game_id
         await _follow(center, watcher, seen, receive, send)
     finally:
         center.unsubscribe(watcher)
+        center.clients[client] -= 1
+        if center.clients[client] <= 0:
+            del center.clients[client]
 
 
 async def _follow(center: Hub, watcher: Watcher, seen: int, receive: Receive, send: Send) -> None:

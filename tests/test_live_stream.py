@@ -186,3 +186,15 @@ def test_only_get_and_head(tmp_path, database):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 405 and refused.value.headers["Allow"] == "GET, HEAD"
+
+
+def test_one_address_may_hold_only_so_many_streams(tmp_path, database):
+    with serving(tmp_path, database, workers=1, env={"LIVE_STREAMS_PER_CLIENT": "2"}) as (port, _log):
+        game_id, _token, _version = new_game(port)
+        with stream(port, game_id) as one, stream(port, game_id) as two:
+            assert one.status == two.status == 200
+            with stream(port, game_id) as three:
+                assert three.status == 429 and "retry-after: 30" in three.head
+        time.sleep(0.3)  # both closed: the address may open streams again
+        with stream(port, game_id) as again:
+            assert again.status == 200
