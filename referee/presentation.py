@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from .engine import JOKER, Card, Suit
 from .engine.cards import RANKS
@@ -26,24 +28,35 @@ def key_for(card: Card, wild_rank: int | None) -> Key:
     return Key(str(card), card.symbol, card.name, card.suit.value, card.rank == wild_rank)
 
 
-class Keypad(list[Key | None]):
-    """The keys in order; ``cache_key`` names their markup, the same for every round with this wild rank."""
+class Keypad:
+    """Each suit in two lines of seven (A-7, then 8-K and a gap; the joker fills the last gap).
 
-    cache_key: str = ""
+    Seven keys a line keep every key 44 px wide on a 360 px screen. ``None`` is a gap. The keys
+    (with their spoken names) are made only when iterated: a page whose keypad markup is cached
+    (``cache_key`` names it, the same for every round with this wild rank) never needs them.
+    """
+
+    def __init__(self, wild_rank: int | None) -> None:
+        self.wild_rank = wild_rank
+        self.cache_key = str(wild_rank)
+
+    @cached_property
+    def keys(self) -> list[Key | None]:
+        cells: list[Key | None] = []
+        for suit in Suit:
+            cells += [key_for(Card(rank, suit), self.wild_rank) for rank in RANKS]
+            cells.append(key_for(JOKER, self.wild_rank) if suit is Suit.SPADES else None)
+        return cells
+
+    def __iter__(self) -> Iterator[Key | None]:
+        return iter(self.keys)
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
 
 def keypad(wild_rank: int | None) -> Keypad:
-    """Each suit in two lines of seven (A-7, then 8-K and a gap; the joker fills the last gap).
-
-    Seven keys a line keep every key 44 px wide on a 360 px screen. ``None`` is a gap.
-    """
-    cells: list[Key | None] = []
-    for suit in Suit:
-        cells += [key_for(Card(rank, suit), wild_rank) for rank in RANKS]
-        cells.append(key_for(JOKER, wild_rank) if suit is Suit.SPADES else None)
-    pad = Keypad(cells)
-    pad.cache_key = str(wild_rank)
-    return pad
+    return Keypad(wild_rank)
 
 
 @dataclass(frozen=True)
