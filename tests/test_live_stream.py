@@ -28,7 +28,13 @@ def database(request, tmp_path):
         yield f"sqlite:///{tmp_path / 'live.sqlite3'}"
         return
     name = f"live_{secrets.token_hex(4)}"
-    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+    try:
+        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        if os.environ.get("LIVE_TEST_REQUIRE_POSTGRES"):  # CI: PostgreSQL is there, or this fails
+            raise
+        pytest.skip(f"no PostgreSQL at {POSTGRES} ({exc}); CI runs these with it")
+    with admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
         yield POSTGRES.rsplit("/", 1)[0] + "/" + name
