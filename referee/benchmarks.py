@@ -162,12 +162,6 @@ def check_throughput(*, seconds: float = 1.0) -> tuple[float, float]:
     return rates[0], rates[1]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _request(port: int, method: str, path: str, body: bytes | None = None) -> float:
     """Milliseconds for one request on a new connection, from connecting to the last byte.
 
@@ -196,7 +190,7 @@ def _request(port: int, method: str, path: str, body: bytes | None = None) -> fl
 
 def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.settings") -> tuple[float, float]:
     """Median ms of GET /healthz and of POST /api/referee/check/ through a real gunicorn."""
-    port = _free_port()
+    port = server.free_port()
     root = Path(__file__).resolve().parent.parent
     env = {
         **os.environ,
@@ -212,15 +206,7 @@ def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.se
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                _request(port, "GET", "/healthz")
-                break
-            except (OSError, RuntimeError):
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("gunicorn did not start") from None
-                time.sleep(0.2)
+        server.wait_until_listening(port, process)
         body = json.dumps({"round": 2, "action": "open", "melds": ["7C 7D 4H", "9S 10S JS QS"]}).encode()
         for _ in range(20):  # warm up both
             _request(port, "GET", "/healthz")

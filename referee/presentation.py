@@ -51,9 +51,6 @@ class Keypad:
     def __iter__(self) -> Iterator[Key | None]:
         return iter(self.keys)
 
-    def __len__(self) -> int:
-        return len(self.keys)
-
 
 def keypad(wild_rank: int | None) -> Keypad:
     return Keypad(wild_rank)

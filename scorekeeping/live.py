@@ -223,7 +223,7 @@ def last_seen(scope: Mapping[str, Any]) -> int | None:
     if not raw:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         raw = (query.get("v") or [""])[0]
-    return int(raw) if raw.isdigit() and len(raw) <= 9 else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None  # "٣" is a digit too
 
 
 async def _answer(send: Send, status: int, text: str, *extra: tuple[bytes, bytes]) -> None:

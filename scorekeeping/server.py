@@ -7,7 +7,10 @@ tests that need a real server build the same command with ``command()``.
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,19 +43,41 @@ def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_f
     ]
 
 
-def lan_tls(host: str) -> tls_files:
+def free_port() -> int:
+    """A loopback port nobody listens on, for a server the benchmarks or the tests start."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_listening(port: int, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    """Return once the server started with ``command()`` accepts connections; raise if it died or took too long."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"the server on port {port} did not start") from None
+            time.sleep(0.2)
+
+
+def lan_tls(host: str, folder: Path) -> tls_files:
     """The certificate for https on the LAN (``LAN_HTTPS=1``), made or renewed for today's addresses."""
     from .network import certificate_hosts
     from .tls import ensure
 
-    folder = Path(os.environ.get("TLS_DIR", Path(__file__).resolve().parent.parent / ".tls"))
     return ensure(folder, certificate_hosts(host))
 
 
 def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeping.settings")
+    from django.conf import settings  # LAN_HTTPS and TLS_DIR, read as the app reads them
+
     host = os.environ.get("HOST", "0.0.0.0")
     port = os.environ.get("PORT", "8000")
-    secure = lan_tls(host) if os.environ.get("LAN_HTTPS", "").lower() in ("1", "true", "yes", "on") else None
+    secure = lan_tls(host, settings.TLS_DIR) if settings.LAN_HTTPS else None
     argv = command(bind=f"{host}:{port}", workers=int(os.environ.get("WEB_CONCURRENCY", "3")), tls=secure)
     os.execv(argv[0], argv)
 

@@ -123,21 +123,34 @@ def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The table. Every phone that follows a game sees the same page for a version (and language
     and link address): its body is rendered once and kept in Django's cache, like the fragments
     after an event. The phone that records gets its own page each time."""
-    head = get_object_or_404(Game.objects.only("pk", "version", "edit_token_hash"), pk=game_id)
+    head = _game_head(game_id)
     phone.remember(request, head.pk)
     if request.GET or phone.can_edit(request, head):
         return _render_table(request, "scorekeeping/table.html", _table_context(request, game_get(game_id=game_id)))
     base, _source = share_base(request)
-    key = f"page:{head.pk}:{head.version}:{get_language()}:{base}"
-    parts = cache.get(key)
+    parts = _for_followers(request, head, {"page_title": "title", "body_html": "body"}, base)
+    return render(request, "scorekeeping/table.html", {"game": head, **parts})
+
+
+def _game_head(game_id: str) -> Game:
+    """The game's id, version and token hash only (one query), or 404."""
+    return get_object_or_404(Game.objects.only("pk", "version", "edit_token_hash"), pk=game_id)
+
+
+def _for_followers(request: HtmxHttpRequest, head: Game, partials: dict[str, str], *vary: str) -> dict[str, str]:
+    """Partials of the table as every phone that follows the game sees them, rendered once per
+    version, language and ``vary`` and kept in Django's cache (the version in the key makes an
+    old one unreachable)."""
+    key = ":".join(["table", *partials.values(), head.pk, str(head.version), get_language(), *vary])
+    parts: dict[str, str] | None = cache.get(key)
     if parts is None:
-        context = _table_context(request, game_get(game_id=game_id))
+        context = _table_context(request, game_get(game_id=head.pk))
         parts = {
-            "page_title": render_to_string("scorekeeping/table.html#title", context, request=request),
-            "body_html": render_to_string("scorekeeping/table.html#body", context, request=request),
+            name: render_to_string(f"scorekeeping/table.html#{partial}", context, request=request)
+            for name, partial in partials.items()
         }
         cache.set(key, parts, LIVE_FRAGMENT_SECONDS)
-    return render(request, "scorekeeping/table.html", {"game": head, **parts})
+    return parts
 
 
 def _render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -339,7 +352,7 @@ def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The change stream is served under ASGI (``scorekeeping.live``, the start command). This
     server is WSGI (``runserver``, the test live server): 204 tells EventSource not to retry,
     and the page polls every 5 s instead."""
-    game_get(game_id=game_id)
+    _game_head(game_id)
     return HttpResponse(status=204)
 
 
@@ -352,15 +365,10 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     version, so they are rendered once per version (and language) and kept in Django's cache;
     the version in the key makes a stale one unreachable. The phone that records gets its own
     (its entry, its edit rights), rendered each time."""
-    head = get_object_or_404(Game.objects.only("pk", "version", "edit_token_hash"), pk=game_id)
+    head = _game_head(game_id)
     if not phone.can_edit(request, head):
-        key = f"live:{head.pk}:{head.version}:{get_language()}:{int(request.GET.get('running') == '1')}"
-        html = cache.get(key)
-        if html is None:
-            context = _table_context(request, game_get(game_id=game_id))
-            html = render_to_string("scorekeeping/table.html#live", context, request=request)
-            cache.set(key, html, LIVE_FRAGMENT_SECONDS)
-        return HttpResponse(html)
+        running = str(int(request.GET.get("running") == "1"))
+        return HttpResponse(_for_followers(request, head, {"html": "live"}, running)["html"])
     game = game_get(game_id=game_id)
     context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
     return _render_table(request, "scorekeeping/table.html#live", context)

@@ -2,7 +2,6 @@
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -14,12 +13,6 @@ from pathlib import Path
 from scorekeeping import server
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(port, path, timeout=5.0, context=None):
@@ -43,7 +36,7 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=No
     }
     if migrate:
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment, check=True)
-    port = free_port()
+    port = server.free_port()
     log = tmp_path / f"server-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(

@@ -32,4 +32,5 @@ def test_where_a_client_stands_comes_from_last_event_id_then_the_page():
     assert last_seen({"headers": [], "query_string": b"v=3"}) == 3
     assert last_seen({"headers": [(b"last-event-id", b"x1")], "query_string": b""}) is None
     assert last_seen({"headers": [], "query_string": b"v=" + b"9" * 12}) is None  # bounded
+    assert last_seen({"headers": [], "query_string": b"v=%D9%A3"}) is None  # ASCII digits only, not "٣"
     assert event(7) == b"id: 7\nevent: change\ndata: 7\n\n"
