@@ -19,7 +19,15 @@ from .charts import cumulative, totals_svg
 from .errors import ScorekeepingError
 from .exchange import game_csv, game_document, game_import
 from .models import Game
-from .selectors import GAMES_IN_RECORDS, GAMES_LISTED, game_get, game_standings, games_summaries, player_records
+from .selectors import (
+    GAMES_IN_RECORDS,
+    GAMES_LISTED,
+    game_get,
+    game_standings,
+    games_summaries,
+    player_records,
+    with_scores,
+)
 from .services import rules_for
 
 MAX_IMPORT = 2_000_000  # bytes
@@ -27,7 +35,7 @@ MAX_IMPORT = 2_000_000  # bytes
 
 def chart(game: Game) -> dict[str, object]:
     """The chart of running totals and its numbers, for the table page and the score sheet."""
-    rules = rules_for(game)
+    rules = rules_for(with_scores(game))
     numbers, series = cumulative(game)
     title = _("Running totals after each {word}").format(word=_(rules.round_word))
     return {

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -16,21 +17,35 @@ from referee.engine.words import names_and
 from .models import Change, Game, Player, Round, Score
 from .services import rules_for
 
-SCORES_IN_SEAT_ORDER = Score.objects.order_by("player__seat").select_related("player")
+SCORES = Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
 
 
-def games_with_everything() -> QuerySet[Game]:
-    """Games with their players, rounds and scores (4 queries); ``linked`` then points each
-    score and round at the players already loaded instead of a copy of them per row."""
-    return Game.objects.prefetch_related(
+ROUNDS = Round.objects.order_by("number")
+
+
+def _everything(scores: bool) -> list[Prefetch[Any]]:
+    return [
         Prefetch("players", queryset=Player.objects.order_by("seat")),
-        Prefetch(
-            "rounds",
-            queryset=Round.objects.order_by("number").prefetch_related(
-                Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
-            ),
-        ),
-    )
+        Prefetch("rounds", queryset=ROUNDS.prefetch_related(SCORES) if scores else ROUNDS),
+    ]
+
+
+def games_with_everything(*, scores: bool = True) -> QuerySet[Game]:
+    """Games with their players, rounds and scores (4 queries; 3 without ``scores``); ``linked``
+    then points each score and round at the players already loaded instead of a copy per row."""
+    return Game.objects.prefetch_related(*_everything(scores))
+
+
+def game_filled(game: Game, *, scores: bool = True) -> Game:
+    """A game row already loaded, with its players, rounds and scores (3 queries; 2 without ``scores``)."""
+    prefetch_related_objects([game], *_everything(scores))
+    return linked(game)
+
+
+def game_rounds(game: Game) -> list[Round]:
+    """A game row's rounds in order (one query; none when they are loaded already)."""
+    prefetch_related_objects([game], Prefetch("rounds", queryset=ROUNDS))
+    return list(game.rounds.all())
 
 
 def linked(game: Game) -> Game:
@@ -39,14 +54,25 @@ def linked(game: Game) -> Game:
     for rnd in game.rounds.all():
         rnd.winner = players.get(rnd.winner_id) if rnd.winner_id is not None else None
         rnd.dealer = players[rnd.dealer_id]
-        for score in rnd.scores.all():
-            score.player = players[score.player_id]
+        if "scores" in getattr(rnd, "_prefetched_objects_cache", {}):
+            for score in rnd.scores.all():
+                score.player = players[score.player_id]
     return game
 
 
-def game_get(*, game_id: str) -> Game:
-    """The game with its players, rounds and scores (4 queries), or 404."""
-    return linked(get_object_or_404(games_with_everything(), pk=game_id))
+def game_get(*, game_id: str, scores: bool = True) -> Game:
+    """The game with its players, rounds and scores (4 queries), or 404. Without ``scores`` the
+    rounds come without them (3 queries); ``with_scores`` loads them when a page needs them."""
+    return linked(get_object_or_404(games_with_everything(scores=scores), pk=game_id))
+
+
+def with_scores(game: Game) -> Game:
+    """The game's rounds with their scores (one query, none when they are loaded already)."""
+    rounds = list(game.rounds.all())
+    if any("scores" not in getattr(r, "_prefetched_objects_cache", {}) for r in rounds):
+        prefetch_related_objects(rounds, SCORES)
+        linked(game)
+    return game
 
 
 @dataclass(frozen=True)
@@ -74,7 +100,7 @@ def _names(players: list[Player]) -> str:
 
 def game_standings(*, game: Game) -> Standings:
     """Totals, rounds won and places; lowest total first, ties as the ruleset breaks them."""
-    rules = rules_for(game)
+    rules = rules_for(with_scores(game))
     players: list[Player] = list(game.players.all())
     rounds: list[Round] = list(game.rounds.all())
     totals = {p.pk: 0 for p in players}

@@ -103,6 +103,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Rendered HTML only (fragments of a game's table per version, QR codes, the keypad): each
+# process keeps its own and renders what it misses, so nothing here is another process's truth.
+# A table's version leaves some ten fragments; 300 entries (the default) would evict the
+# tables still playing once a few dozen games changed.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": env_int("RENDER_CACHE_ENTRIES", 5000)},
+    }
+}
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

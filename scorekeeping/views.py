@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -27,13 +28,22 @@ from referee.htmx import HtmxHttpRequest, refused
 from . import phone
 from .access import check_token, creating
 from .archive import chart
-from .entry import EntryState, entry_view
+from .entry import EntryState, EntryView, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
 from .links import edit_path, qr_svg, share_base, view_path
 from .models import Change, Game, Player
 from .newgame import NewGameState
 from .presentation import announcement, board_rows, change_line
-from .selectors import game_current_round, game_get, game_history, game_standings
+from .selectors import (
+    CurrentRound,
+    Standings,
+    game_current_round,
+    game_filled,
+    game_get,
+    game_history,
+    game_rounds,
+    game_standings,
+)
 from .services import game_again, game_create, game_redo, game_undo, round_record, round_replace, rules_for
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
@@ -76,44 +86,100 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
+class _Table:
+    """What the table shows, each part loaded or computed the first time a template asks for it.
+
+    What every phone sees alike (announcement, standings, scoreboard, chart, history) is kept
+    as rendered HTML per game version and language (``{% cache %}`` in the template), so after
+    a change the first render pays for it and every later one finds it there: the game's
+    players, rounds and scores are then not even loaded for a phone that follows."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = rules_for(game)
+
+    @cached_property
+    def filled(self) -> Game:
+        return game_filled(self.game, scores=False)  # nothing more when the game came loaded
+
+    @cached_property
+    def players(self) -> list[Player]:
+        return list(self.filled.players.all())
+
+    @cached_property
+    def rounds_played(self) -> int:
+        return len(game_rounds(self.game))
+
+    @cached_property
+    def current(self) -> CurrentRound | None:
+        return game_current_round(game=self.filled)
+
+    @cached_property
+    def standings(self) -> Standings:
+        return game_standings(game=self.filled)
+
+    def board(self) -> list[Any]:
+        return board_rows(self.filled, self.rules, self.standings, self.current)
+
+    def fresh_entry(self) -> EntryView | None:
+        if self.current is None:
+            return None
+        state = EntryState(version=self.game.version)
+        return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state)
+
+    def history(self) -> list[tuple[Change, str]]:
+        return [(c, change_line(self.rules, c)) for c in game_history(game=self.game)]
+
+    def speech(self) -> str:
+        return announcement(self.current, self.rules.last_round) if self.current else ""
+
+    def referee_query(self) -> str:
+        game, current = self.game, self.current
+        return urlencode(
+            [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(self.players))]
+            + ([("round", current.number)] if current else [])
+        )
+
+
 def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
-    rules = rules_for(game)
-    standings = game_standings(game=game)
-    current = game_current_round(game=game)
-    players = list(game.players.all())
+    """Everything the table shows; the parts behind ``{% cache %}`` are lazy (see ``_Table``)."""
+    table = _Table(game)
+    rules = table.rules
     editable = phone.can_edit(request, game)
     base, base_source = share_base(request)
     view_url = base + view_path(game.pk)
     context: dict[str, Any] = {
         "game": game,
         "rules": rules,
-        "players": players,
-        "standings": standings,
-        "current": current,
-        "board": board_rows(game, rules, standings, current),
+        "players": SimpleLazyObject(lambda: table.players),
+        "standings": SimpleLazyObject(lambda: table.standings),
+        "current": SimpleLazyObject(lambda: table.current),
+        "board": SimpleLazyObject(table.board),
         "round_numbers": range(1, rules.last_round + 1),
         "round_word": _(rules.round_word),
         "can_edit": editable,
-        "speech": announcement(current, rules.last_round) if current else "",
-        "history": [(c, change_line(rules, c)) for c in game_history(game=game)],
-        "rounds_played": len(game.rounds.all()),
+        "speech": SimpleLazyObject(table.speech),
+        "history": SimpleLazyObject(table.history),
+        "story": SimpleLazyObject(lambda: chart(table.filled)),
+        "rounds_played": SimpleLazyObject(lambda: table.rounds_played),
+        "finished": SimpleLazyObject(lambda: table.rounds_played >= rules.last_round),
+        "has_history": game.version > 1,  # every change moves the version on (imports replay theirs)
         "running": request.GET.get("running") == "1",
         "view_url": view_url,
         "link_source": base_source,
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
-        **chart(game),
-        "referee_query": urlencode(
-            [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(players))]
-            + ([("round", current.number)] if current else [])
-        ),
+        "fragment_seconds": LIVE_FRAGMENT_SECONDS,
+        "referee_query": SimpleLazyObject(table.referee_query),
     }
     token = phone.token_for(request, game) if editable else None
     if token:
         context["edit_url"] = base + edit_path(game.pk, token)
         context["edit_qr"] = partial(qr_svg, context["edit_url"])
-    if editable and current and "entry" not in extra:
-        state = EntryState(version=game.version)
-        context["entry"] = entry_view(game=game, players=players, number=current.number, state=state)
+    if editable and "entry" not in extra:
+        # A fresh entry (none once the game is finished) is the same on every phone that
+        # records this version: cached too.
+        context["entry"] = SimpleLazyObject(table.fresh_entry)
+        context["entry_pristine"] = True
     context.update(extra)
     return context
 
@@ -122,29 +188,37 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
 def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The table. Every phone that follows a game sees the same page for a version (and language
     and link address): its body is rendered once and kept in Django's cache, like the fragments
-    after an event. The phone that records gets its own page each time."""
-    head = _game_head(game_id)
+    after an event. The phone that records gets its own page (its forms carry its CSRF token),
+    made mostly of fragments cached per version too (``{% cache %}`` in the template)."""
+    head = _game_head(request, game_id)
     phone.remember(request, head.pk)
     if request.GET or phone.can_edit(request, head):
-        return _render_table(request, "scorekeeping/table.html", _table_context(request, game_get(game_id=game_id)))
+        return _render_table(request, "scorekeeping/table.html", _table_context(request, head))
     base, _source = share_base(request)
-    parts = _for_followers(request, head, {"page_title": "title", "body_html": "body"}, base)
+    parts = _shared(request, head, {"page_title": "title", "body_html": "body"}, [base])
     return render(request, "scorekeeping/table.html", {"game": head, **parts})
 
 
-def _game_head(game_id: str) -> Game:
-    """The game's id, version and token hash only (one query), or 404."""
-    return get_object_or_404(Game.objects.only("pk", "version", "edit_token_hash"), pk=game_id)
+def _game_head(request: HtmxHttpRequest, game_id: str) -> Game:
+    """The game's row, or 404: one query per request, though both the ETag and the view ask."""
+    head = getattr(request, "game_row", None)
+    if not isinstance(head, Game) or head.pk != game_id:
+        head = get_object_or_404(Game, pk=game_id)
+        setattr(request, "game_row", head)  # noqa: B010 (an attribute of this request only)
+    return head
 
 
-def _for_followers(request: HtmxHttpRequest, head: Game, partials: dict[str, str], *vary: str) -> dict[str, str]:
-    """Partials of the table as every phone that follows the game sees them, rendered once per
-    version, language and ``vary`` and kept in Django's cache (the version in the key makes an
-    old one unreachable)."""
+def _shared(
+    request: HtmxHttpRequest, head: Game, partials: dict[str, str], vary: list[str], **extra: Any
+) -> dict[str, str]:
+    """Partials of the table that are the same for every phone in the same role (following, or
+    recording with a fresh form) for a version, language and ``vary``: rendered once and kept in
+    Django's cache (the version in the key makes an old one unreachable). Nothing in them is
+    one phone's own: no edit link, and no CSRF token (htmx sends it in a header)."""
     key = ":".join(["table", *partials.values(), head.pk, str(head.version), get_language(), *vary])
     parts: dict[str, str] | None = cache.get(key)
     if parts is None:
-        context = _table_context(request, game_get(game_id=head.pk))
+        context = _table_context(request, head, **extra)
         parts = {
             name: render_to_string(f"scorekeeping/table.html#{partial}", context, request=request)
             for name, partial in partials.items()
@@ -341,10 +415,9 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
     return response
 
 
-def _live_etag(request: HtmxHttpRequest, game_id: str) -> str | None:
-    """The game's version as an ETag (one query): unchanged means nothing to send."""
-    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-    return None if version is None else f'"v{version}"'
+def _live_etag(request: HtmxHttpRequest, game_id: str) -> str:
+    """The game's version as an ETag: unchanged means nothing to send."""
+    return f'"v{_game_head(request, game_id).version}"'
 
 
 @require_safe
@@ -352,7 +425,7 @@ def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The change stream is served under ASGI (``scorekeeping.live``, the start command). This
     server is WSGI (``runserver``, the test live server): 204 tells EventSource not to retry,
     and the page polls every 5 s instead."""
-    _game_head(game_id)
+    _game_head(request, game_id)
     return HttpResponse(status=204)
 
 
@@ -361,17 +434,18 @@ def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @condition(etag_func=_live_etag)
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """What changed, fetched after an event on the game's stream: 304 with no body while nothing
-    did; else the fresh fragments. Every phone that follows a game gets the same fragments for a
-    version, so they are rendered once per version (and language) and kept in Django's cache;
-    the version in the key makes a stale one unreachable. The phone that records gets its own
-    (its entry, its edit rights), rendered each time."""
-    head = _game_head(game_id)
+    did; else the fresh fragments. They are the same for every phone that follows, and for
+    every phone that records and has typed nothing yet (its fresh entry comes with them), so
+    they are rendered once per version, language and role and kept in Django's cache."""
+    head = _game_head(request, game_id)
+    running = str(int(request.GET.get("running") == "1"))
     if not phone.can_edit(request, head):
-        running = str(int(request.GET.get("running") == "1"))
-        return HttpResponse(_for_followers(request, head, {"html": "live"}, running)["html"])
-    game = game_get(game_id=game_id)
-    context = _table_context(request, game, pristine=request.headers.get("X-Entry-Pristine") == "1")
-    return _render_table(request, "scorekeeping/table.html#live", context)
+        return HttpResponse(_shared(request, head, {"html": "live"}, [running, "follow"])["html"])
+    pristine = request.headers.get("X-Entry-Pristine") == "1"
+    role = "record-fresh" if pristine else "record-typing"
+    response = HttpResponse(_shared(request, head, {"html": "live"}, [running, role], pristine=pristine)["html"])
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 @require_POST

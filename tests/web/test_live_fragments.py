@@ -1,0 +1,91 @@
+"""After a change, the phones that follow and the other phones that record fetch fragments that
+the change's own render left in the cache: no game to load, no CSRF token of another phone."""
+
+import re
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def api_game(client, names=("Ana", "Ben", "Cy")):
+    body = {"players": list(names), "first_dealer": names[0]}
+    return client.post("/api/games/", body, content_type="application/json").json()
+
+
+def recording_phone(game, **kwargs):
+    phone = Client(**kwargs)
+    assert phone.get(f"/g/{game['id']}/join/{game['edit_token']}/").status_code == 302
+    return phone
+
+
+def record(phone, game_id, number, version):
+    form = {"version": str(version), "number": str(number), "winner": "0", "hand-1": "4C KC", "hand-2": "JK"}
+    response = phone.post(f"/g/{game_id}/rounds/", {**form, "op": "record"}, headers=HTMX)
+    assert response.status_code == 200 and "roundSaved" in response.get("HX-Trigger", ""), response.content[:300]
+
+
+def test_after_a_round_recorded_on_a_phone_the_others_fetch_without_loading_the_game(
+    client, django_assert_max_num_queries
+):
+    game = api_game(client)
+    recorder, second, third = recording_phone(game), recording_phone(game), recording_phone(game)
+    follower = Client()
+    for phone in (recorder, second, third, follower):
+        phone.get(f"/g/{game['id']}/")
+    record(recorder, game["id"], 1, 1)  # its answer renders round 2's fragments
+    stale = {"HTTP_IF_NONE_MATCH": '"v1"'}
+    with django_assert_max_num_queries(2):  # the game's row and the session: nothing else loaded
+        followed = follower.get(f"/g/{game['id']}/live/", **stale).content.decode()
+    assert "Round 2 of 7" in followed and 'id="entry"' not in followed
+    assert "Ana</span>" in followed or ">Ana<" in followed  # the scoreboard came with it
+    with django_assert_max_num_queries(2):
+        fresh = second.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1", **stale)
+    html = fresh.content.decode()
+    assert 'id="entry"' in html and "Record round 2" in html and "Round 2 of 7" in html
+    assert "Correct round 1" in html  # what only a phone that records sees came with it
+    # Shared by every phone that records: so nothing in it is one phone's own.
+    assert "csrfmiddlewaretoken" not in html and game["edit_token"] not in html
+    assert fresh["Cache-Control"] == "no-cache, no-store" or "no-store" in fresh["Cache-Control"]
+    assert third.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1", **stale).content == fresh.content
+    # A phone that is typing gets the scores, and a word that the game moved on, not a new form.
+    typing = third.get(f"/g/{game['id']}/live/", **stale).content.decode()
+    assert 'id="entry"' not in typing and "The game changed on another phone" in typing
+
+
+def test_a_form_from_a_shared_fragment_posts_with_the_token_htmx_sends(client):
+    game = api_game(client)
+    phone = recording_phone(game, enforce_csrf_checks=True)
+    page = phone.get(f"/g/{game['id']}/").content.decode()
+    token = re.search(r'"x-csrftoken": "([^"]+)"', page).group(1)  # hx-headers on the body
+    fragment = phone.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1").content.decode()
+    assert 'id="entry"' in fragment and "csrfmiddlewaretoken" not in fragment
+    form = {"version": "1", "number": "1", "winner": "0", "hand-1": "4C", "hand-2": "JK", "op": "record"}
+    refused = phone.post(f"/g/{game['id']}/rounds/", form, headers=HTMX)
+    assert refused.status_code == 403  # no token: CSRF protection holds
+    saved = phone.post(f"/g/{game['id']}/rounds/", form, headers={**HTMX, "X-CSRFToken": token})
+    assert saved.status_code == 200 and "roundSaved" in saved["HX-Trigger"]
+
+
+def test_play_again_works_without_javascript_from_a_cached_form(client):
+    game = api_game(client, names=("Ana", "Ben"))
+    headers = {"X-Game-Token": game["edit_token"]}
+    for number in range(1, 8):
+        body = {"number": number, "winner": "Ana", "points": {"Ben": 100 if number == 7 else 10}}
+        created = client.post(
+            f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers
+        )
+        assert created.status_code == 201, created.json()
+    phones = [recording_phone(game, enforce_csrf_checks=True) for _ in range(2)]
+    pages = [p.get(f"/g/{game['id']}/").content.decode() for p in phones]
+    for page in pages:
+        assert '<form id="play-again"' in page and "Final places" in page
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)" form="play-again"', p).group(1) for p in pages]
+    # The second page took the form from the cache; each phone's own token sits outside it.
+    assert pages[0].split('<form id="play-again"')[1].split("</form>")[0] in pages[1]
+    response = phones[1].post(f"/g/{game['id']}/again/", {"csrfmiddlewaretoken": tokens[1]})
+    assert response.status_code == 302 and response["Location"].startswith("/g/")
+    assert response["Location"] != f"/g/{game['id']}/"
