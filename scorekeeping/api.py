@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.shortcuts import get_object_or_404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -21,19 +23,33 @@ from referee.fields import CardsField
 from referee.serializers import InputSerializer
 
 from .access import check_token, creating, token_if_valid
+from .errors import NotFound
 from .exchange import game_document, game_import
 from .models import Game
 from .representations import (
     ChangeOutput,
+    DraftOutput,
     GameOutput,
     NewGameOutput,
     StandingsOutput,
     change_data,
+    draft_data,
     game_data,
     standings_data,
 )
 from .selectors import game_get, game_history, game_standings
-from .services import game_create, game_undo, round_record, round_replace
+from .services import (
+    draft_current,
+    draft_discard,
+    draft_hand,
+    draft_record,
+    draft_start,
+    draft_status,
+    game_create,
+    game_undo,
+    round_record,
+    round_replace,
+)
 
 TOKEN = OpenApiParameter(
     "X-Game-Token", str, OpenApiParameter.HEADER, required=True, description="The game's edit token."
@@ -226,6 +242,90 @@ class UndoView(APIView):
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
         return _written(request, game_id)
+
+
+class DraftInput(InputSerializer):
+    """Start the round in progress, or change who went out."""
+
+    number = serializers.IntegerField(min_value=1, max_value=100, help_text="The round to record next.")
+    winner = serializers.CharField(allow_null=True, max_length=200, help_text="Who went out; null: no one did.")
+
+
+class DraftHandInput(InputSerializer):
+    """One player's hand for the round in progress: the cards left, or the points typed."""
+
+    cards = CardsField(required=False, default=None, allow_null=True)
+    points = serializers.IntegerField(required=False, default=None, allow_null=True, min_value=0, max_value=1_000_000)
+    buys = serializers.IntegerField(required=False, default=None, allow_null=True, min_value=0, max_value=1000)
+    number = serializers.IntegerField(
+        required=False, default=None, allow_null=True, help_text="The round this hand is for: 409 once it is recorded."
+    )
+
+
+class DraftRecordInput(InputSerializer):
+    """The draft version the table looked at, to refuse the record if a hand changed since."""
+
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+def _draft(game: Game) -> Response:
+    draft = draft_current(game)
+    if draft is None:
+        raise NotFound(_("no round is in progress"), "draft")
+    return Response(draft_data(draft_status(game, draft)))
+
+
+class DraftView(APIView):
+    """The round in progress: each player's hand sent in on its own, recorded when all are in."""
+
+    @extend_schema(responses={200: DraftOutput, 404: ERROR})
+    def get(self, request: Request, game_id: str) -> Response:
+        return _draft(get_object_or_404(Game, pk=game_id))
+
+    @extend_schema(request=DraftInput, parameters=[TOKEN], responses={200: DraftOutput, **WRITE_ERRORS})
+    def put(self, request: Request, game_id: str) -> Response:
+        game = get_object_or_404(Game, pk=game_id)
+        check_token(request, game, _token(request))
+        serializer = DraftInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        draft_start(game=game, number=serializer.validated_data["number"], winner=serializer.validated_data["winner"])
+        return _draft(game)
+
+    @extend_schema(parameters=[TOKEN], responses={204: None, 403: ERROR, 404: ERROR, 429: ERROR})
+    def delete(self, request: Request, game_id: str) -> Response:
+        game = get_object_or_404(Game, pk=game_id)
+        check_token(request, game, _token(request))
+        draft_discard(game=game)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DraftHandView(APIView):
+    """Send in (or replace) one player's hand, checked as a recorded hand is."""
+
+    @extend_schema(request=DraftHandInput, parameters=[TOKEN], responses={200: DraftOutput, **WRITE_ERRORS})
+    def put(self, request: Request, game_id: str, name: str) -> Response:
+        game = get_object_or_404(Game, pk=game_id)
+        check_token(request, game, _token(request))
+        serializer = DraftHandInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        draft_hand(
+            game=game, name=name, cards=data["cards"], points=data["points"], buys=data["buys"], number=data["number"]
+        )
+        return _draft(game)
+
+
+class DraftRecordView(APIView):
+    """Record the round in progress from the hands sent in; 400 naming every hand still missing."""
+
+    @extend_schema(request=DraftRecordInput, parameters=[TOKEN], responses={201: GameOutput, **WRITE_ERRORS})
+    def post(self, request: Request, game_id: str) -> Response:
+        game = get_object_or_404(Game, pk=game_id)
+        check_token(request, game, _token(request))
+        serializer = DraftRecordInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        draft_record(game=game, version=serializer.validated_data["version"])
+        return _written(request, game_id, status.HTTP_201_CREATED)
 
 
 class ExportView(APIView):

@@ -13,4 +13,7 @@ urlpatterns = [
     path("api/games/<game:game_id>/history/", api.HistoryView.as_view(), name="api-history"),
     path("api/games/<game:game_id>/undo/", api.UndoView.as_view(), name="api-undo"),
     path("api/games/<game:game_id>/export/", api.ExportView.as_view(), name="api-export"),
+    path("api/games/<game:game_id>/draft/", api.DraftView.as_view(), name="api-draft"),
+    path("api/games/<game:game_id>/draft/record/", api.DraftRecordView.as_view(), name="api-draft-record"),
+    path("api/games/<game:game_id>/draft/hands/<path:name>/", api.DraftHandView.as_view(), name="api-draft-hand"),
 ]

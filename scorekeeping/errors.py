@@ -23,6 +23,12 @@ class InvalidInput(ScorekeepingError):
     """400: the input breaks a rule (an unknown player, too many cards, a round out of order)."""
 
 
+class NotFound(ScorekeepingError):
+    """404: no such player in the game, or no round in progress."""
+
+    status = 404
+
+
 class Conflict(ScorekeepingError):
     """409: the game moved on meanwhile (a round recorded by another phone, a stale version)."""
 

@@ -2,7 +2,8 @@
 
 ``GET /g/<id>/events/`` answers ``text/event-stream``. Each change of the game (a round
 recorded, corrected or undone; every write moves the game's version, ``history.log_change``)
-is an event whose ``id:`` is the game's new version. A client that reconnects sends
+and each step of a round in progress (a hand sent in, ``services.drafts``) moves the game's
+``live_version``, and is an event whose ``id:`` is that number. A client that reconnects sends
 ``Last-Event-ID`` (the page's first connection sends ``?v=<version it shows>``); if the game
 moved on meanwhile it gets the event at once. A comment goes out every ``LIVE_HEARTBEAT``
 seconds (20) so that proxies keep the stream open; when the server shuts down every stream
@@ -67,7 +68,7 @@ def announce(game: Game) -> None:
     transaction (PostgreSQL delivers the notification at commit, and never for a rollback)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk} {game.version}"])
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk} {game.live_version}"])
 
 
 @dataclass(eq=False)
@@ -196,7 +197,7 @@ def _on_shutdown(closing: asyncio.Event) -> None:
 
 def _versions(ids: list[str]) -> dict[str, int]:
     close_old_connections()  # what Django does around a request: drop a connection that went bad
-    return dict(Game.objects.filter(pk__in=ids).values_list("pk", "version"))
+    return dict(Game.objects.filter(pk__in=ids).values_list("pk", "live_version"))
 
 
 versions = sync_to_async(_versions, thread_sensitive=False)

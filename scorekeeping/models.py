@@ -27,6 +27,10 @@ class Game(models.Model):
         max_length=10, choices=[("named", "named"), ("random", "random"), ("draw", "drawn for")]
     )
     version = models.PositiveIntegerField(default=1, help_text="Goes up by one with every change.")
+    live_version = models.PositiveIntegerField(
+        default=1,
+        help_text="Goes up with every change the phones should see: each version, each step of a round in progress.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -119,6 +123,62 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} round {self.round_number}"
+
+
+class Draft(models.Model):
+    """A round in progress: who went out, and the hands each phone sends in for it (issue 15).
+
+    One per game and round number; the one whose number is the round to record next is the
+    round in progress. Recording the round deletes it; an undo of the round before leaves it
+    waiting, with its hands, until that round is recorded again."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="drafts")
+    number = models.PositiveSmallIntegerField()
+    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    cut_bonus = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1, help_text="Goes up by one with every change to this draft.")
+    started_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="draft_number_unique")]
+
+    def __str__(self) -> str:
+        return f"draft of round {self.number} of {self.game_id}"
+
+
+class DraftHand(models.Model):
+    """One player's hand for a round in progress: cards or typed points, buys; ``done`` once sent in."""
+
+    draft = models.ForeignKey(Draft, on_delete=models.CASCADE, related_name="hands")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    cards = models.CharField(max_length=400, blank=True)
+    points = models.IntegerField(null=True, blank=True, help_text="Points typed instead of cards.")
+    buys = models.PositiveSmallIntegerField(default=0)
+    done = models.BooleanField(default=False, help_text="Sent in: counted when the round is recorded.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["draft", "player"], name="draft_hand_player_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.draft}"
+
+
+class Seat(models.Model):
+    """Which phone scores which player's own hand: the latest phone to claim a seat holds it.
+    A seat is no permission (recording needs the edit link): it says whose hand a phone shows."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    phone = models.CharField(max_length=64, help_text="SHA-256 of a random id kept in the phone's session.")
+    claimed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique")]
+        indexes = [models.Index(fields=["game", "phone"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} on a phone"
 
 
 class RateLimit(models.Model):

@@ -16,8 +16,9 @@ from rest_framework import serializers
 from referee.representations import RoundTableOutput
 
 from .links import edit_path, view_path
-from .models import Change, Game, Round, Score
+from .models import Change, DraftHand, Game, Round, Score
 from .selectors import Standings, game_current_round, game_standings
+from .services.drafts import DraftStatus
 
 Output = serializers.Serializer[Any]
 
@@ -213,3 +214,53 @@ def standings_data(standings: Standings) -> dict[str, Any]:
 
 def change_data(change: Change) -> dict[str, Any]:
     return dict(ChangeOutput(change).data)
+
+
+class DraftHandOutput(Output):
+    class Meta:
+        ref_name = "DraftHand"
+
+    cards = serializers.SerializerMethodField()
+    points = serializers.IntegerField(allow_null=True, help_text="Points typed instead of cards.")
+    buys = serializers.IntegerField()
+    sent_in = serializers.BooleanField(source="done", help_text="False while the hand is still being typed.")
+
+    def get_cards(self, hand: DraftHand) -> list[str]:
+        return hand.cards.split() if hand.cards else []
+
+
+class DraftOutput(Output):
+    """The round in progress: who went out, the hands kept so far, who is still missing."""
+
+    class Meta:
+        ref_name = "Draft"
+
+    number = serializers.IntegerField(source="draft.number")
+    winner = serializers.CharField(source="draft.winner.name", allow_null=True, default=None)
+    hands = serializers.SerializerMethodField()
+    missing = serializers.SerializerMethodField()
+    penalties = serializers.SerializerMethodField()
+    version = serializers.IntegerField(source="draft.version")
+
+    @extend_schema_field(serializers.DictField(child=DraftHandOutput()))
+    def get_hands(self, status: DraftStatus) -> dict[str, Any]:
+        names = {p.pk: p.name for p in status.players}
+        return {
+            names[p.pk]: DraftHandOutput(status.hands[p.pk]).data
+            for p in status.players
+            if p.pk in status.hands and p.pk != status.draft.winner_id
+        }
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_missing(self, status: DraftStatus) -> list[str]:
+        return [p.name for p in status.missing]
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_penalties(self, status: DraftStatus) -> dict[str, int]:
+        """What each hand sent in scores, as recording would write it."""
+        names = {p.pk: p.name for p in status.players}
+        return {names[pk]: points for pk, points in status.penalties.items()}
+
+
+def draft_data(status: DraftStatus) -> dict[str, Any]:
+    return dict(DraftOutput(status).data)

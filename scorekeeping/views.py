@@ -215,7 +215,7 @@ def _shared(
     recording with a fresh form) for a version, language and ``vary``: rendered once and kept in
     Django's cache (the version in the key makes an old one unreachable). Nothing in them is
     one phone's own: no edit link, and no CSRF token (htmx sends it in a header)."""
-    key = ":".join(["table", *partials.values(), head.pk, str(head.version), get_language(), *vary])
+    key = ":".join(["table", *partials.values(), head.pk, str(head.live_version), get_language(), *vary])
     parts: dict[str, str] | None = cache.get(key)
     if parts is None:
         context = _table_context(request, head, **extra)
@@ -417,7 +417,7 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
 
 def _live_etag(request: HtmxHttpRequest, game_id: str) -> str:
     """The game's version as an ETag: unchanged means nothing to send."""
-    return f'"v{_game_head(request, game_id).version}"'
+    return f'"v{_game_head(request, game_id).live_version}"'
 
 
 @require_safe

@@ -5,6 +5,19 @@ Every function validates everything first and writes nothing when it refuses; th
 the services map names to rows, lock the game, write and log.
 """
 
+from .drafts import (
+    DraftStatus,
+    draft_current,
+    draft_discard,
+    draft_hand,
+    draft_record,
+    draft_start,
+    draft_status,
+    seat_claim,
+    seat_leave,
+    seat_of,
+    seats_taken,
+)
 from .games import MAX_NAME, clean_name, game_again, game_create, holds_control_characters, rules_for
 from .history import game_redo, game_undo
 from .rounds import CardsInput, round_preview, round_record, round_replace
@@ -14,7 +27,14 @@ from .tokens import game_token_valid, token_hash
 __all__ = [
     "MAX_NAME",
     "CardsInput",
+    "DraftStatus",
     "clean_name",
+    "draft_current",
+    "draft_discard",
+    "draft_hand",
+    "draft_record",
+    "draft_start",
+    "draft_status",
     "game_again",
     "game_create",
     "game_redo",
@@ -28,5 +48,9 @@ __all__ = [
     "round_restore",
     "round_snapshot",
     "rules_for",
+    "seat_claim",
+    "seat_leave",
+    "seat_of",
+    "seats_taken",
     "token_hash",
 ]

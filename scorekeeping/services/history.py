@@ -45,9 +45,19 @@ def _change_words(rules: Rules, change: Change) -> str:
 def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change:
     """Every write ends here: the game moves to its next version, and the change is kept."""
     game.version += 1
-    game.save(update_fields=["version", "updated_at"])
+    game.live_version += 1
+    game.save(update_fields=["version", "live_version", "updated_at"])
     announce(game)  # the open streams of this game, on every server process, at commit
     return Change.objects.create(game=game, action=action, round_number=number, version=game.version, **snapshots)
+
+
+def touch(game: Game) -> None:
+    """A change the phones should see that is no new version of the game (a step of a round in
+    progress, a seat taken): the live version moves on, and the streams hear of it at commit.
+    Call it with the game locked."""
+    game.live_version += 1
+    game.save(update_fields=["live_version", "updated_at"])
+    announce(game)
 
 
 def game_undo(*, game: Game, version: int | None = None) -> Change:

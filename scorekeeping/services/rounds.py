@@ -12,7 +12,7 @@ from referee.engine.cards import rank_text
 from referee.engine.rounds import RoundScore, score_round
 
 from ..errors import Conflict, InvalidInput
-from ..models import Change, Game, Player, Round, Score
+from ..models import Change, Draft, Game, Player, Round, Score
 from .games import rules_for
 from .history import locked, log_change
 from .snapshots import round_snapshot
@@ -86,7 +86,7 @@ def _write(game: Game, rules: Rules, players: Sequence[Player], score: RoundScor
     return rnd
 
 
-def _refuse_number(rules: Rules, number: int, recorded: int) -> None:
+def refuse_number(rules: Rules, number: int, recorded: int) -> None:
     """A new round must be the next one, within the game."""
     where = rules.round_name(number)
     if number <= recorded:
@@ -123,7 +123,7 @@ def _round_write(
             message = _("{where} has not been recorded, so it cannot be corrected")
             raise InvalidInput(message.format(where=rules.round_name(number)), "number")
         if not correcting:
-            _refuse_number(rules, number, game.rounds.count())
+            refuse_number(rules, number, game.rounds.count())
         players = list(game.players.order_by("seat"))
         score = _score(game, rules, players, number, winner, hands, points, buys, cut_bonus)
         if not score.ok:
@@ -137,6 +137,8 @@ def _round_write(
         except IntegrityError:
             message = _("{where} is already recorded (by another phone?)")
             raise Conflict(message.format(where=rules.round_name(number)), "number") from None
+        if not correcting:  # the round in progress for it, if any, is now this round
+            Draft.objects.filter(game=game, number=number).delete()
         action = Change.Action.CORRECT if correcting else Change.Action.RECORD
         log_change(game, action, number, before=before, after=round_snapshot(rnd))
     return rnd

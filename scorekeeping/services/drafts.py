@@ -1,0 +1,251 @@
+"""A round in progress, scored by several phones at once (issue 15).
+
+Any phone with the edit link starts the round in progress by naming who went out; then each
+player's hand is sent in on its own (from that player's phone, or from any phone "for" them),
+checked as a recorded hand is, and kept at once; the round is recorded from what was sent in,
+by the same service as a round typed in at once (``round_record``), when a phone asks for it
+and every hand other than the winner's is in.
+
+What happens when the table does two things at once, and nothing is lost:
+- two phones send the same hand: the later one is kept (a hand is one row per player);
+- a hand for a round already recorded: 409, and the phone keeps what it typed;
+- the winner changes after hands came in: the hands stay; the new winner's, if any, is set
+  aside (not counted, not deleted: it counts again if the winner changes back), and the old
+  winner's hand is now missing;
+- the round before is undone or corrected meanwhile: a correction changes nothing here; after
+  an undo the round in progress waits, with its hands, until that round is recorded again
+  (a draft belongs to its round number; only the one for the round to record next is live).
+
+Every step that another phone should see moves the game's live version (``touch``): the
+streams carry it at commit. Saving a hand still being typed does not (nobody needs an event
+per tapped card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.engine.rounds import name_key
+
+from ..errors import Conflict, InvalidInput, NotFound
+from ..models import Draft, DraftHand, Game, Player, Round, Seat
+from .games import rules_for
+from .history import locked, touch
+from .rounds import CardsInput, refuse_number, round_preview, round_record
+
+MAX_BUYS = 1000  # the rules bound buys far below; this bounds the column before the rules are asked
+
+
+def _player(players: Sequence[Player], name: str, field: str) -> Player:
+    found = next((p for p in players if name_key(p.name) == name_key(name)), None)
+    if found is None:
+        raise NotFound(_("there is no player named {name!r} in this game").format(name=name), field)
+    return found
+
+
+def _live_draft(game: Game, recorded: int, *, lock: bool = False) -> Draft | None:
+    drafts = Draft.objects.select_for_update(of=("self",)) if lock else Draft.objects
+    return drafts.filter(game=game, number=recorded + 1).select_related("winner").first()
+
+
+def draft_start(*, game: Game, number: int, winner: str | None) -> Draft:
+    """Start the round in progress (``winner`` None: no one went out), or change its winner.
+    Only the round to record next: 409 for one already recorded, 400 for any other."""
+    rules = rules_for(game)
+    with transaction.atomic():
+        game = locked(game, None)
+        refuse_number(rules, number, game.rounds.count())
+        players = list(game.players.order_by("seat"))
+        out = _player(players, winner, "winner") if winner is not None else None
+        draft, created = Draft.objects.select_for_update().get_or_create(
+            game=game, number=number, defaults={"winner": out}
+        )
+        if created or draft.winner_id != (out.pk if out else None):
+            if not created:
+                draft.winner = out
+                draft.version += 1
+                draft.save(update_fields=["winner", "version"])
+            touch(game)
+    return draft
+
+
+def _no_round_in_progress(game: Game, number: int | None, recorded: int) -> Conflict:
+    rules = rules_for(game)
+    if number is not None and number <= recorded:
+        message = _("{where} is already recorded; its scores are on the board (correct it there if need be)")
+        return Conflict(message.format(where=rules.round_name(number)), "number")
+    message = _("no {word} is in progress: say who went out first").format(word=_(rules.round_word))
+    return Conflict(message, "draft")
+
+
+def draft_hand(
+    *,
+    game: Game,
+    name: str,
+    cards: CardsInput | None = None,
+    points: int | None = None,
+    buys: int | None = None,
+    done: bool = True,
+    number: int | None = None,
+) -> Draft:
+    """Send in (``done``) or keep while typing one player's hand for the round in progress,
+    checked as a recorded hand is. ``number``, when given, is the round the phone scored:
+    a hand for a round already recorded is refused (409)."""
+    with transaction.atomic():
+        game = locked(game, None)
+        recorded = game.rounds.count()
+        draft = _live_draft(game, recorded, lock=True)
+        if draft is None or (number is not None and number != draft.number):
+            raise _no_round_in_progress(game, number, recorded)
+        players = list(game.players.order_by("seat"))
+        player = _player(players, name, "player")
+        if draft.winner_id == player.pk:
+            message = _("{name} went out, so {name} has no hand to send in").format(name=player.name)
+            raise InvalidInput(message, f"hands.{player.name}")
+        text = " ".join(cards) if isinstance(cards, list | tuple) else (cards or "")
+        if buys is not None and not 0 <= buys <= MAX_BUYS:
+            raise InvalidInput(_("buys must be from 0 to {most}").format(most=MAX_BUYS), f"buys.{player.name}")
+        if done:
+            plan = round_preview(
+                game=game,
+                number=draft.number,
+                winner=draft.winner.name if draft.winner else None,
+                hands={player.name: text} if text.strip() else {},
+                points={player.name: points} if points is not None else {},
+                buys={player.name: buys} if buys else {},
+                cut_bonus=draft.cut_bonus,
+            )
+            mine = {k: v for k, v in plan.errors.items() if k.partition(".")[2] == player.name or "." not in k}
+            mine.pop("winner", None)
+            if mine:
+                raise InvalidInput(mine)
+            hand = plan.hands[player.seat]
+            text = " ".join(str(c) for c in hand.cards) if not hand.typed else ""
+        hand_row, _created = DraftHand.objects.get_or_create(draft=draft, player=player)
+        was_done = hand_row.done
+        hand_row.cards = text[:400]
+        hand_row.points = points if points is not None and not text.strip() else None
+        hand_row.buys = buys or 0
+        hand_row.done = done
+        hand_row.save()
+        if done or was_done:  # sent in, sent in again, or taken back to fix: the table sees it
+            draft.version += 1
+            draft.save(update_fields=["version"])
+            touch(game)
+    return draft
+
+
+def draft_discard(*, game: Game) -> None:
+    """Drop the round in progress and its hands (nothing recorded from it)."""
+    with transaction.atomic():
+        game = locked(game, None)
+        draft = _live_draft(game, game.rounds.count(), lock=True)
+        if draft is None:
+            raise NotFound(_("no round is in progress"), "draft")
+        draft.delete()
+        touch(game)
+
+
+def draft_record(*, game: Game, version: int | None = None) -> Round:
+    """Record the round in progress from the hands sent in, by ``round_record``: 400 naming
+    every hand still missing; the draft is gone with the round's write."""
+    with transaction.atomic():
+        game = locked(game, None)
+        draft = _live_draft(game, game.rounds.count(), lock=True)
+        if draft is None:
+            raise NotFound(_("no round is in progress"), "draft")
+        if version is not None and version != draft.version:
+            raise Conflict(_("a hand changed on another phone meanwhile: look again, then record"), "version")
+        status = draft_status(game, draft)
+        if status.missing:
+            raise InvalidInput(
+                {f"hands.{p.name}": [_("{name}'s hand is not in yet").format(name=p.name)] for p in status.missing}
+            )
+        hands = {h.player.name: h.cards for h in status.counted if h.cards}
+        points = {h.player.name: h.points for h in status.counted if not h.cards and h.points is not None}
+        buys = {h.player.name: h.buys for h in status.counted if h.buys}
+        return round_record(
+            game=game,
+            number=draft.number,
+            winner=draft.winner.name if draft.winner else None,
+            hands=hands,
+            points=points,
+            buys=buys,
+            cut_bonus=draft.cut_bonus,
+        )
+
+
+@dataclass(frozen=True)
+class DraftStatus:
+    """Where the round in progress stands: every player's hand, and who is still missing."""
+
+    draft: Draft
+    players: list[Player]
+    hands: dict[int, DraftHand]  # by player id: every hand kept, sent in or not
+    counted: list[DraftHand]  # the hands sent in, the winner's aside
+    missing: list[Player]  # players other than the winner whose hand is not in
+    penalties: dict[int, int]  # by player id, for the hands sent in
+
+
+def draft_current(game: Game) -> Draft | None:
+    """The round in progress: the draft for the round to record next, or None."""
+    return _live_draft(game, game.rounds.count())
+
+
+def draft_status(game: Game, draft: Draft) -> DraftStatus:
+    players = list(game.players.order_by("seat"))
+    hands = {h.player_id: h for h in draft.hands.select_related("player")}
+    counted = [hands[p.pk] for p in players if p.pk in hands and hands[p.pk].done and p.pk != draft.winner_id]
+    missing = [p for p in players if p.pk != draft.winner_id and not (p.pk in hands and hands[p.pk].done)]
+    penalties: dict[int, int] = {}
+    if counted:
+        plan = round_preview(
+            game=game,
+            number=draft.number,
+            winner=draft.winner.name if draft.winner else None,
+            hands={h.player.name: h.cards for h in counted if h.cards},
+            points={h.player.name: h.points for h in counted if not h.cards and h.points is not None},
+            buys={h.player.name: h.buys for h in counted if h.buys},
+            cut_bonus=draft.cut_bonus,
+        )
+        seat_of = {p.pk: p.seat for p in players}
+        for h in counted:
+            scored = plan.hands[seat_of[h.player_id]]
+            penalties[h.player_id] = scored.points
+    return DraftStatus(draft, players, hands, counted, missing, penalties)
+
+
+def seat_claim(*, game: Game, name: str, phone: str) -> Player:
+    """This phone scores ``name``'s hand from now on; a phone that held that seat loses it
+    (the latest claim wins: the player took their own phone back). Hands sent in stay."""
+    with transaction.atomic():
+        game = locked(game, None)
+        player = _player(list(game.players.order_by("seat")), name, "player")
+        Seat.objects.filter(game=game, phone=phone).exclude(player=player).delete()
+        Seat.objects.update_or_create(game=game, player=player, defaults={"phone": phone})
+        touch(game)
+    return player
+
+
+def seat_leave(*, game: Game, phone: str) -> None:
+    with transaction.atomic():
+        game = locked(game, None)
+        if Seat.objects.filter(game=game, phone=phone).delete()[0]:
+            touch(game)
+
+
+def seat_of(game: Game, phone: str | None) -> Player | None:
+    """The player whose hand this phone scores, if any."""
+    if not phone:
+        return None
+    seat = Seat.objects.filter(game=game, phone=phone).select_related("player").first()
+    return seat.player if seat else None
+
+
+def seats_taken(game: Game) -> set[int]:
+    """Player ids with a phone of their own."""
+    return set(Seat.objects.filter(game=game).values_list("player_id", flat=True))
