@@ -106,7 +106,7 @@ def draft_hand(
         if draft.winner_id == player.pk:
             message = _("{name} went out, so {name} has no hand to send in").format(name=player.name)
             raise InvalidInput(message, f"hands.{player.name}")
-        text = " ".join(cards) if isinstance(cards, list | tuple) else (cards or "")
+        text: str = cards if isinstance(cards, str) else " ".join(cards or ())
         if buys is not None and not 0 <= buys <= MAX_BUYS:
             raise InvalidInput(_("buys must be from 0 to {most}").format(most=MAX_BUYS), f"buys.{player.name}")
         if done:
