@@ -20,8 +20,8 @@ from referee.forms import cleaned
 from referee.presentation import Chip, Keypad, chips, keypad
 
 from .forms import RoundEntryForm
-from .models import Game, Player, Round
-from .services import round_preview, rules_for
+from .models import DraftHand, Game, Player, Round
+from .services import DraftStatus, round_preview, rules_for
 
 NO_WINNER = "none"
 
@@ -88,6 +88,24 @@ class EntryState:
                 state.buys[seat] = str(score["buys"])
         return state
 
+    @classmethod
+    def from_draft(cls, status: DraftStatus, version: int, active: int | None) -> EntryState:
+        """The form as the round in progress holds it: who went out, every hand kept so far."""
+        draft = status.draft
+        state = cls(winner=str(draft.winner.seat) if draft.winner else NO_WINNER, version=version, active=active)
+        state.cut_bonus = draft.cut_bonus
+        for p in status.players:
+            hand = status.hands.get(p.pk)
+            if hand is not None:
+                state.take_hand(p.seat, hand)
+        return state
+
+    def take_hand(self, seat: int, hand: DraftHand) -> None:
+        """One player's hand as the round in progress holds it (sent in from another phone)."""
+        self.hands[seat] = hand.cards
+        self.points[seat] = "" if hand.cards or hand.points is None else str(hand.points)
+        self.buys[seat] = str(hand.buys) if hand.buys else ""
+
     def tap(self, card: str) -> None:
         """No-JS keypad: add a card to the active player's hand."""
         if self.active is not None:
@@ -149,6 +167,20 @@ class PlayerRow:
     went_out: bool
     active: bool
     holds: int | None  # the keypad moves on by itself once this many cards are in (a fixed-size hand)
+    sent_in: bool = False  # a round in progress: this hand is in
+
+
+@dataclass
+class DraftView:
+    """The entry of a round in progress: whose hand this phone scores, and where the round stands."""
+
+    status: DraftStatus | None  # None until someone says who went out
+    seat: Player | None
+    displaced: str = ""  # the name of the seat another phone took from this one
+
+    @property
+    def all_in(self) -> bool:
+        return self.status is not None and not self.status.missing
 
 
 @dataclass
@@ -164,6 +196,8 @@ class EntryView:
     cutter: str
     correcting: bool
     refused: bool  # the errors shown are a refused Record's, not the preview's
+    draft: DraftView | None = None  # a round in progress, each hand sent in on its own
+    players: list[Player] = field(default_factory=list)
 
 
 def entry_view(
@@ -175,6 +209,7 @@ def entry_view(
     errors: Mapping[str, list[str]] | None = None,
     correcting: bool = False,
     final: bool = False,
+    draft: DraftView | None = None,
 ) -> EntryView:
     """Lay out the entry form: every player's hand, the running penalty, errors beside each player.
 
@@ -217,6 +252,7 @@ def entry_view(
                 went_out=went_out,
                 active=state.active == p.seat,
                 holds=None if went_out else row.holds,
+                sent_in=bool(draft and draft.status and _sent_in(draft.status, p)),
             )
         )
     refused_row = next((r for r in rows if r.errors), None) if errors is not None else None
@@ -226,9 +262,13 @@ def entry_view(
             r.active = r is refused_row
         state.active = refused_row.player.seat
     if state.active is None or all(r.went_out for r in rows if r.player.seat == state.active):
-        first = next((r for r in rows if not r.went_out), None)
+        mine = draft.seat.seat if draft and draft.seat else None
+        first = next((r for r in rows if r.player.seat == mine and not r.went_out), None)
+        first = first or next((r for r in rows if not r.went_out and not r.sent_in), None)
+        first = first or next((r for r in rows if not r.went_out), None)
         if first is not None:
-            first.active = True
+            for r in rows:  # the one who went out holds no cards: the keypad is someone else's
+                r.active = r is first
             state.active = first.player.seat
     cutter = players[cutter_seat(plan.dealer, len(players))].name
     return EntryView(
@@ -243,7 +283,14 @@ def entry_view(
         cutter=cutter,
         correcting=correcting,
         refused=errors is not None,
+        draft=draft,
+        players=players,
     )
+
+
+def _sent_in(status: DraftStatus, player: Player) -> bool:
+    hand = status.hands.get(player.pk)
+    return hand is not None and hand.done and player.pk != status.draft.winner_id
 
 
 def _typed_only(errors: Mapping[str, list[str]], state: EntryState, players: list[Player]) -> dict[str, list[str]]:

@@ -9,7 +9,9 @@ sent only to that game's pages, so the table can show this phone the edit link t
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import secrets
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -76,3 +78,37 @@ def token_for(request: HttpRequest, game: Game) -> str | None:
     """The edit token this phone keeps for the game (to show it the edit link), if it is the right one."""
     token = request.COOKIES.get(_cookie(game.pk))
     return token if game_token_valid(game=game, token=token) else None
+
+
+# Seats (issue 15): which player's hand this phone scores. The truth is the Seat table (the
+# latest phone to claim a seat holds it); the session keeps this phone's random id, whose hash
+# names the phone there, and the seat it last took, to tell it when another phone took it.
+_PHONE = "phone"
+_SEATS = "seats"
+
+
+def phone_key(request: HttpRequest, *, create: bool = False) -> str | None:
+    """This phone's name in the Seat table: the SHA-256 of a random id kept in its session."""
+    secret = request.session.get(_PHONE)
+    if not isinstance(secret, str) or len(secret) != 43:
+        if not create:
+            return None
+        secret = secrets.token_urlsafe(32)
+        request.session[_PHONE] = secret
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def seat_taken(request: HttpRequest, game_id: str) -> int | None:
+    """The player id of the seat this phone last took in the game, if any."""
+    seats = request.session.get(_SEATS, {})
+    value = seats.get(game_id) if isinstance(seats, dict) else None
+    return value if isinstance(value, int) else None
+
+
+def remember_seat(request: HttpRequest, game_id: str, player_id: int | None) -> None:
+    seats = request.session.get(_SEATS, {})
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    seats.pop(game_id, None)
+    if player_id is not None:
+        seats[game_id] = player_id
+    request.session[_SEATS] = dict(list(seats.items())[-_MAX:])

@@ -12,6 +12,7 @@ from referee.engine import Rules
 
 from .models import Change, Game, Player
 from .selectors import CurrentRound, Standings
+from .services import DraftStatus
 
 
 @dataclass
@@ -109,3 +110,36 @@ def change_line(rules: Rules, change: Change) -> str:
             parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
     text = _("{word} {number} corrected").format(word=word, number=change.round_number)
     return text + (": " + "; ".join(parts) if parts else "")
+
+
+@dataclass(frozen=True)
+class DraftItem:
+    name: str
+    state: str  # "out" (went out), "in" (sent in), "entering" (a phone on it), "waiting"
+    points: int | None
+
+
+@dataclass(frozen=True)
+class DraftLine:
+    """Where the round in progress stands, for every phone: "Ana went out · Ben ✓ 45 · Cy entering…"."""
+
+    number: int
+    title: str
+    items: list[DraftItem]
+    all_in: bool
+
+
+def draft_line(status: DraftStatus, seated: set[int], rules: Rules) -> DraftLine:
+    items = []
+    for p in status.players:
+        hand = status.hands.get(p.pk)
+        if p.pk == status.draft.winner_id:
+            items.append(DraftItem(p.name, "out", None))
+        elif hand is not None and hand.done:
+            items.append(DraftItem(p.name, "in", status.penalties.get(p.pk)))
+        elif p.pk in seated or hand is not None:
+            items.append(DraftItem(p.name, "entering", None))
+        else:
+            items.append(DraftItem(p.name, "waiting", None))
+    title = _("{where} in progress").format(where=capfirst(rules.round_name(status.draft.number)))
+    return DraftLine(status.draft.number, title, items, all_in=not status.missing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -28,12 +29,12 @@ from referee.htmx import HtmxHttpRequest, refused
 from . import phone
 from .access import check_token, creating
 from .archive import chart
-from .entry import EntryState, EntryView, entry_view
+from .entry import DraftView, EntryState, EntryView, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
 from .links import edit_path, qr_svg, share_base, view_path
-from .models import Change, Game, Player
+from .models import Change, Draft, Game, Player
 from .newgame import NewGameState
-from .presentation import announcement, board_rows, change_line
+from .presentation import DraftLine, announcement, board_rows, change_line, draft_line
 from .selectors import (
     CurrentRound,
     Standings,
@@ -44,7 +45,25 @@ from .selectors import (
     game_rounds,
     game_standings,
 )
-from .services import game_again, game_create, game_redo, game_undo, round_record, round_replace, rules_for
+from .services import (
+    DraftStatus,
+    draft_current,
+    draft_hand,
+    draft_record,
+    draft_start,
+    draft_status,
+    game_again,
+    game_create,
+    game_redo,
+    game_undo,
+    round_record,
+    round_replace,
+    rules_for,
+    seat_claim,
+    seat_leave,
+    seat_of,
+    seats_taken,
+)
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
 # old one unreachable long before that, so this only bounds the cache's memory.
@@ -124,8 +143,34 @@ class _Table:
     def fresh_entry(self) -> EntryView | None:
         if self.current is None:
             return None
+        if self.draft is not None:
+            return self.draft_entry(DraftView(status=None, seat=None))
         state = EntryState(version=self.game.version)
         return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state)
+
+    @cached_property
+    def draft(self) -> Draft | None:
+        return draft_current(self.filled)
+
+    @cached_property
+    def draft_status(self) -> DraftStatus | None:
+        return draft_status(self.filled, self.draft) if self.draft is not None else None
+
+    def draft_line(self) -> DraftLine | None:
+        status = self.draft_status
+        return draft_line(status, seats_taken(self.game), self.rules) if status is not None else None
+
+    def draft_entry(self, view: DraftView) -> EntryView | None:
+        """This phone's entry while the round is scored hand by hand: its own hand first."""
+        if self.current is None:
+            return None
+        view.status = self.draft_status
+        active = view.seat.seat if view.seat else None
+        if view.status is not None:
+            state = EntryState.from_draft(view.status, self.game.version, active)
+        else:
+            state = EntryState(version=self.game.version, active=active)
+        return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state, draft=view)
 
     def history(self) -> list[tuple[Change, str]]:
         return [(c, change_line(self.rules, c)) for c in game_history(game=self.game)]
@@ -139,6 +184,17 @@ class _Table:
             [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(self.players))]
             + ([("round", current.number)] if current else [])
         )
+
+
+def _seat_view(request: HtmxHttpRequest, table: _Table) -> DraftView | None:
+    """This phone's seat, if it took one (the Seat table says whether it still holds it; if
+    another phone took it, ``displaced`` says whose it was). None for a phone that never took one."""
+    taken = phone.seat_taken(request, table.game.pk)
+    if taken is None:
+        return None
+    seat = seat_of(table.game, phone.phone_key(request))
+    displaced = "" if seat is not None else next((p.name for p in table.players if p.pk == taken), "")
+    return DraftView(status=None, seat=seat, displaced=displaced)
 
 
 def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
@@ -175,9 +231,17 @@ def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[s
     if token:
         context["edit_url"] = base + edit_path(game.pk, token)
         context["edit_qr"] = partial(qr_svg, context["edit_url"])
-    if editable and "entry" not in extra:
-        # A fresh entry (none once the game is finished) is the same on every phone that
-        # records this version: cached too.
+    context["draft_line"] = SimpleLazyObject(table.draft_line)
+    view = _seat_view(request, table) if editable else None
+    if view is not None and view.displaced:
+        context["seat_notice"] = _("{name}'s hand is now scored on another phone.").format(name=view.displaced)
+        phone.remember_seat(request, game.pk, None)  # said once
+    context["seated"] = view is not None and view.seat is not None
+    if editable and "entry" not in extra and view is not None and view.seat is not None:
+        context["entry"] = SimpleLazyObject(partial(table.draft_entry, view))  # this phone's own hand
+    elif editable and "entry" not in extra:
+        # A form with nothing typed in it (none once the game is over) is the same on every
+        # phone without a seat, for a live version (a round in progress or not): cached too.
         context["entry"] = SimpleLazyObject(table.fresh_entry)
         context["entry_pristine"] = True
     context.update(extra)
@@ -279,6 +343,11 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         return _render_table(request, name, context, status=refused(request, 409))
     except ScorekeepingError as exc:
         return page(422, exc.errors)
+    return _saved(request, game, number, correcting)
+
+
+def _saved(request: HtmxHttpRequest, game: Game, number: int, correcting: bool = False) -> HttpResponse:
+    """A round recorded (or corrected): the table with "Round 3 recorded. Undo" where the finger is."""
     url = reverse("table", args=[game.pk])
     if request.htmx and not correcting:
         fresh = game_get(game_id=game.pk)
@@ -291,6 +360,72 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     if request.htmx:
         return trigger_client_event(HttpResponseClientRedirect(url), "roundSaved")
     return HttpResponseRedirect(url)
+
+
+def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, view: DraftView) -> HttpResponse:
+    """Recording with a round in progress: this phone sends in one hand at a time (its own, or
+    one for a player without a phone), and the round is recorded from the hands sent in. The
+    form says which winner it was drawn with, so a phone changes the winner only when its
+    player changed it, never back to what another phone already changed."""
+    players = list(game.players.all())
+    state = EntryState.from_post(request.POST, players)
+    partial = "#results" if request.POST.get("preview") else "#body"
+    op = request.POST.get("op", "")
+    by_seat = {p.seat: p for p in players}
+
+    def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
+        game.refresh_from_db(fields=["version", "live_version"])  # what this request wrote, and others
+        draft = draft_current(game)
+        view.status = draft_status(game, draft) if draft is not None else None
+        if view.status is not None:  # the other hands as the round in progress holds them now
+            fresh = EntryState.from_draft(view.status, game.version, state.active)
+            for p in players:
+                if p.seat != state.active:
+                    state.hands[p.seat], state.points[p.seat], state.buys[p.seat] = (
+                        fresh.hands.get(p.seat, ""),
+                        fresh.points.get(p.seat, ""),
+                        fresh.buys.get(p.seat, ""),
+                    )
+            state.winner = fresh.winner
+        entry = entry_view(game=game, players=players, number=number, state=state, errors=errors, draft=view)
+        context = _table_context(request, game, entry=entry, **extra)
+        name = "scorekeeping/table.html" + (partial if request.htmx else "")
+        return _render_table(request, name, context, status=refused(request, status))
+
+    if "tap" in request.POST:
+        state.tap(request.POST.get("tap", ""))
+    elif "untap" in request.POST:
+        state.untap(request.POST.get("untap", ""))
+    elif "step" in request.POST:
+        state.step(request.POST.get("step", ""))
+    active = by_seat.get(state.active) if state.active is not None else None
+    cards = state.hands.get(active.seat, "") if active else ""
+    points = form_int(state.points.get(active.seat), None) if active else None
+    buys = form_int(state.buys.get(active.seat), None) if active else None
+    try:
+        if state.winner != "" and state.winner != request.POST.get("draft_winner", ""):
+            draft_start(game=game, number=number, winner=state.winner_name(players))
+        if op == "record":
+            draft_record(game=game)
+            return _saved(request, game, number)
+        if op == "hand":
+            if state.winner == "":
+                return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
+            if active is None:
+                return page(422, {"active": [_("Choose whose hand this is.")]})
+            draft_hand(game=game, name=active.name, number=number, cards=cards, points=points, buys=buys)
+            return page()
+    except Conflict as exc:
+        return page(409, conflict=exc.message)
+    except ScorekeepingError as exc:
+        return page(422, exc.errors)
+    if active is not None and state.winner != "" and state.winner_name(players) != active.name:
+        # Still typing: kept on the server at once (a reload loses nothing), no event. A save
+        # that comes too late (the round recorded, the winner changed) is let go: the hand
+        # is still on the phone, and Send says what is wrong.
+        with contextlib.suppress(ScorekeepingError):
+            draft_hand(game=game, name=active.name, number=number, done=False, cards=cards, points=points, buys=buys)
+    return page()
 
 
 @require_POST
@@ -309,7 +444,33 @@ def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
     if number == 0 or (current is None and "tap" not in request.POST):
         return _entry_conflict_finished(request, game)
+    table = _Table(game)
+    view = _seat_view(request, table)
+    view = view if view is not None and view.seat is not None else None
+    if view is not None or table.draft is not None:
+        return _draft_entry_response(request, game, number, view or DraftView(status=None, seat=None))
     return _entry_response(request, game, number, False, write)
+
+
+@require_POST
+def seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """ "This is me: Ben": this phone scores Ben's own hand from now on ("Not me": no seat)."""
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    key = phone.phone_key(request, create=True) or ""
+    chosen = form_int(request.POST.get("player"), None)
+    player = next((p for p in game.players.all() if p.seat == chosen), None)
+    if player is None:
+        seat_leave(game=game, phone=key)
+        phone.remember_seat(request, game.pk, None)
+    else:
+        seat_claim(game=game, name=player.name, phone=key)
+        phone.remember_seat(request, game.pk, player.pk)
+    if not request.htmx:
+        return HttpResponseRedirect(reverse("table", args=[game.pk]))
+    fresh = game_get(game_id=game.pk)
+    return _render_table(request, "scorekeeping/table.html#body", _table_context(request, fresh))
 
 
 def _entry_conflict_finished(request: HtmxHttpRequest, game: Game) -> HttpResponse:
@@ -442,8 +603,15 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if not phone.can_edit(request, head):
         return HttpResponse(_shared(request, head, {"html": "live"}, [running, "follow"])["html"])
     pristine = request.headers.get("X-Entry-Pristine") == "1"
-    role = "record-fresh" if pristine else "record-typing"
-    response = HttpResponse(_shared(request, head, {"html": "live"}, [running, role], pristine=pristine)["html"])
+    # A phone typing a round is told when the game itself moved on (its Record would be
+    # refused), not when a hand of the round in progress came in from another phone.
+    moved = request.headers.get("X-Entry-Version", str(head.version)) != str(head.version)
+    extra = {"pristine": pristine, "moved": moved}
+    if phone.seat_taken(request, head.pk) is not None:  # its own hand's entry: its own fragment
+        context = _table_context(request, head, **extra)
+        return _render_table(request, "scorekeeping/table.html#live", context)
+    role = "record-fresh" if pristine else "record-moved" if moved else "record-typing"
+    response = HttpResponse(_shared(request, head, {"html": "live"}, [running, role], **extra)["html"])
     patch_cache_control(response, no_store=True)
     return response
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("g/<game:game_id>/rounds/<int:number>/", views.round_edit, name="round-edit"),
     path("g/<game:game_id>/undo/", views.undo, name="undo"),
     path("g/<game:game_id>/again/", views.play_again, name="play-again"),
+    path("g/<game:game_id>/seat/", views.seat, name="seat"),
     path("g/<game:game_id>/redo/", views.redo, name="redo"),
     path("g/<game:game_id>/live/", views.live, name="live"),
     path("g/<game:game_id>/events/", views.events, name="events"),

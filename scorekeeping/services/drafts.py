@@ -7,7 +7,9 @@ by the same service as a round typed in at once (``round_record``), when a phone
 and every hand other than the winner's is in.
 
 What happens when the table does two things at once, and nothing is lost:
-- two phones send the same hand: the later one is kept (a hand is one row per player);
+- two phones send the same hand: the later one is kept (a hand is one row per player); what
+  is typed into a hand already sent in stays on the phone until it is sent in again (so a
+  late save of a keystroke cannot take back a hand that is in);
 - a hand for a round already recorded: 409, and the phone keeps what it typed;
 - the winner changes after hands came in: the hands stay; the new winner's, if any, is set
   aside (not counted, not deleted: it counts again if the winner changes back), and the old
@@ -126,13 +128,16 @@ def draft_hand(
             hand = plan.hands[player.seat]
             text = " ".join(str(c) for c in hand.cards) if not hand.typed else ""
         hand_row, _created = DraftHand.objects.get_or_create(draft=draft, player=player)
-        was_done = hand_row.done
+        if hand_row.done and not done:
+            # A hand sent in changes only when it is sent in again: what a phone types after
+            # that (or a keystroke's save that arrives late) leaves it as the table saw it.
+            return draft
         hand_row.cards = text[:400]
         hand_row.points = points if points is not None and not text.strip() else None
         hand_row.buys = buys or 0
         hand_row.done = done
         hand_row.save()
-        if done or was_done:  # sent in, sent in again, or taken back to fix: the table sees it
+        if done:  # sent in, or sent in again: the table sees it
             draft.version += 1
             draft.save(update_fields=["version"])
             touch(game)

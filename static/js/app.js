@@ -47,13 +47,29 @@
     }
   });
 
-  // The player whose hand the keypad fills is outlined.
+  // The player whose hand the keypad fills is outlined. With a round in progress the button
+  // sends in that player's hand, and says whose.
   function markActive(form) {
     var active = form.querySelector("input[name=active]:checked");
     Array.prototype.forEach.call(form.querySelectorAll(".player-entry"), function (block) {
       block.classList.toggle("active", !!active && block.dataset.seat === active.value);
     });
+    var send = form.querySelector("[data-send-hand]");
+    var name = active && form.querySelector('.player-entry[data-seat="' + active.value + '"] .player-name');
+    if (send && name) send.textContent = send.dataset.sendHand.replace("{name}", name.textContent.trim());
   }
+  // Record or Send comes on its own after an event while a hand is typed: it names the hand chosen here.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var form = event.detail.target && event.detail.target.id === "record-action" && event.detail.target.closest("form");
+    if (form) markActive(form);
+  });
+  // Points mode with a round in progress: the field typed in says whose hand is sent in.
+  document.addEventListener("focusin", function (event) {
+    var field = event.target.closest && event.target.closest("form[data-draft] .points-input");
+    var block = field && field.closest(".player-entry");
+    var radio = block && field.form.querySelector('input[name=active][value="' + block.dataset.seat + '"]');
+    if (radio && !radio.checked) { radio.checked = true; markActive(field.form); }
+  });
   document.addEventListener("change", function (event) {
     var radio = event.target.closest("form[data-entry] input[name=active]");
     if (radio) markActive(radio.form);
@@ -89,6 +105,7 @@
     return input ? tokens(input).length : 0;
   }
   function advanceWhenFull(form, seat) {
+    if (form.hasAttribute("data-draft")) return;  // each hand is sent in on its own: stay on it
     var result = form.querySelector("#result-" + seat);
     var holds = result && Number(result.dataset.holds);
     if (!holds || handCount(form, seat) < holds) return;
@@ -241,7 +258,9 @@
     var number = form.elements.number ? form.elements.number.value : "";
     return "draft:" + form.getAttribute("action") + ":" + number;
   }
+  // A round in progress is kept on the server instead (each hand as it is typed).
   function saveDraft(form) {
+    if (form.hasAttribute("data-draft")) return;
     var data = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.type === "hidden" || el.type === "submit") return;
@@ -252,7 +271,7 @@
   }
   function restoreDraft() {
     var form = entryForm();
-    if (!form || form.dataset.dirty) return;
+    if (!form || form.dataset.dirty || form.hasAttribute("data-draft")) return;
     var raw = null;
     try { raw = localStorage.getItem(draftKey(form)); } catch (e) { return; }
     if (!raw) return;
@@ -404,11 +423,34 @@
   // fetches what changed (the #poller's request: 304 when nothing did). An idle page sends
   // nothing. Where the stream cannot be opened (a buffering proxy, an old browser, a WSGI
   // server answering 204) the page asks every 5 s instead, and says nothing about it.
+  // One fetch at a time; a change told meanwhile is fetched right after it. The answer's ETag
+  // (the version it shows) is what the next fetch sends as If-None-Match; the #poller itself
+  // is replaced only with the whole table (after Record, Undo), which then brings its own.
   var streamOpen = false;
+  var fetchingFrom = null;
+  var again = false;
   function fetchChanges() {
     var poller = document.getElementById("poller");
-    if (poller && window.htmx) window.htmx.trigger(poller, "changed");
+    if (!poller || !window.htmx) return;
+    if (fetchingFrom && document.body.contains(fetchingFrom)) { again = true; return; }
+    fetchingFrom = null;
+    again = false;
+    window.htmx.trigger(poller, "changed");
   }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "poller") fetchingFrom = event.detail.elt;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var poller = event.detail.elt;
+    if (!poller || poller.id !== "poller") return;
+    fetchingFrom = null;
+    var etag = event.detail.xhr && event.detail.xhr.getResponseHeader("ETag");
+    if (etag) poller.setAttribute("hx-headers", JSON.stringify({ "If-None-Match": etag }));
+    if (again) window.setTimeout(fetchChanges, 0);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (again && !fetchingFrom) window.setTimeout(fetchChanges, 0);  // a new table came meanwhile
+  });
   function listen() {
     var poller = document.getElementById("poller");
     if (!poller || !poller.dataset.events) return;
@@ -428,6 +470,8 @@
     if (event.detail.elt && event.detail.elt.id === "poller") {
       var form = entryForm();
       event.detail.headers["X-Entry-Pristine"] = form && form.dataset.dirty ? "0" : "1";
+      var version = form && form.querySelector("input[name=version]");
+      if (version) event.detail.headers["X-Entry-Version"] = version.value;
     }
   });
 

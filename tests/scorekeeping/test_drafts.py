@@ -178,8 +178,11 @@ def test_each_step_the_table_should_see_is_an_event_and_typing_is_not(table):
     assert DraftHand.objects.get().cards == "4C" and not DraftHand.objects.get().done
     draft_hand(game=game, name="Ben", cards="4C 5C")
     assert live_version(game) == before + 2
-    draft_hand(game=game, name="Ben", cards="4C 5C 6C", done=False)  # taken back to fix: the table sees it
-    assert live_version(game) == before + 3
+    draft_hand(game=game, name="Ben", cards="4C", done=False)  # a late keystroke's save: the hand stays in
+    assert live_version(game) == before + 2
+    assert DraftHand.objects.get().cards == "4C 5C" and DraftHand.objects.get().done
+    draft_hand(game=game, name="Ben", cards="4C 5C 6C")  # sent in again, fixed
+    assert live_version(game) == before + 3 and DraftHand.objects.get().cards == "4C 5C 6C"
     assert Game.objects.get(pk=game.pk).version == game.version  # no new version of the game itself
 
 

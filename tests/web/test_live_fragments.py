@@ -52,8 +52,11 @@ def test_after_a_round_recorded_on_a_phone_the_others_fetch_without_loading_the_
     assert fresh["Cache-Control"] == "no-cache, no-store" or "no-store" in fresh["Cache-Control"]
     assert third.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1", **stale).content == fresh.content
     # A phone that is typing gets the scores, and a word that the game moved on, not a new form.
-    typing = third.get(f"/g/{game['id']}/live/", **stale).content.decode()
+    typing = third.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_VERSION="1", **stale).content.decode()
     assert 'id="entry"' not in typing and "The game changed on another phone" in typing
+    # Typing a round the game has not moved past (a step of a round in progress): no such word.
+    calm = third.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_VERSION="2", **stale).content.decode()
+    assert 'id="entry"' not in calm and "The game changed on another phone" not in calm
 
 
 def test_a_form_from_a_shared_fragment_posts_with_the_token_htmx_sends(client):
