@@ -127,6 +127,16 @@ class DraftLine:
     title: str
     items: list[DraftItem]
     all_in: bool
+    notes: list[str]
+
+
+def draft_waiting(number: int, rules: Rules) -> DraftLine:
+    """A round in progress left waiting by an undo of the round before: its hands are kept."""
+    note = _("Its hands are kept: it goes on once {before} is recorded again.").format(
+        before=rules.round_name(number - 1)
+    )
+    title = _("{where} is waiting").format(where=capfirst(rules.round_name(number)))
+    return DraftLine(number, title, [], all_in=False, notes=[note])
 
 
 def draft_line(status: DraftStatus, seated: set[int], rules: Rules) -> DraftLine:
@@ -142,4 +152,12 @@ def draft_line(status: DraftStatus, seated: set[int], rules: Rules) -> DraftLine
         else:
             items.append(DraftItem(p.name, "waiting", None))
     title = _("{where} in progress").format(where=capfirst(rules.round_name(status.draft.number)))
-    return DraftLine(status.draft.number, title, items, all_in=not status.missing)
+    notes = []
+    winner = status.draft.winner
+    if winner is not None and winner.pk in status.hands:
+        notes.append(
+            _("{name} went out, so the hand {name} sent in is set aside (kept, should that change back).").format(
+                name=winner.name
+            )
+        )
+    return DraftLine(status.draft.number, title, items, all_in=not status.missing, notes=notes)

@@ -34,7 +34,7 @@ from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, To
 from .links import edit_path, qr_svg, share_base, view_path
 from .models import Change, Draft, Game, Player
 from .newgame import NewGameState
-from .presentation import DraftLine, announcement, board_rows, change_line, draft_line
+from .presentation import DraftLine, announcement, board_rows, change_line, draft_line, draft_waiting
 from .selectors import (
     CurrentRound,
     Standings,
@@ -52,6 +52,7 @@ from .services import (
     draft_record,
     draft_start,
     draft_status,
+    draft_waiting_number,
     game_again,
     game_create,
     game_redo,
@@ -158,7 +159,10 @@ class _Table:
 
     def draft_line(self) -> DraftLine | None:
         status = self.draft_status
-        return draft_line(status, seats_taken(self.game), self.rules) if status is not None else None
+        if status is not None:
+            return draft_line(status, seats_taken(self.game), self.rules)
+        waiting = draft_waiting_number(self.filled)
+        return draft_waiting(waiting, self.rules) if waiting is not None else None
 
     def draft_entry(self, view: DraftView) -> EntryView | None:
         """This phone's entry while the round is scored hand by hand: its own hand first."""

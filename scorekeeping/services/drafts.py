@@ -201,6 +201,16 @@ def draft_current(game: Game) -> Draft | None:
     return _live_draft(game, game.rounds.count())
 
 
+def draft_waiting_number(game: Game) -> int | None:
+    """The number of a round in progress left waiting by an undo (one after the round to record next)."""
+    return (
+        Draft.objects.filter(game=game, number__gt=game.rounds.count() + 1)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
 def draft_status(game: Game, draft: Draft) -> DraftStatus:
     players = list(game.players.order_by("seat"))
     hands = {h.player_id: h for h in draft.hands.select_related("player")}

@@ -1,0 +1,149 @@
+"""Seats and the round in progress on the table page (issue 15), without JavaScript: every
+step is a full form post, as a phone without scripts sends it."""
+
+import pytest
+from django.test import Client
+
+from scorekeeping.models import Draft, DraftHand, Game, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ana", "Ben", "Cy"]
+
+
+@pytest.fixture
+def game(client):
+    body = {"players": NAMES, "first_dealer": "Ana"}
+    return client.post("/api/games/", body, content_type="application/json").json()
+
+
+def phone(game):
+    p = Client()
+    assert p.get(f"/g/{game['id']}/join/{game['edit_token']}/").status_code == 302
+    return p
+
+
+def take_seat(p, game, seat):
+    return p.post(f"/g/{game['id']}/seat/", {"player": str(seat)})
+
+
+def page(p, game):
+    return p.get(f"/g/{game['id']}/").content.decode()
+
+
+def test_a_phone_says_who_it_is_and_the_table_shows_that_hand_first(game):
+    ben = phone(game)
+    html = page(ben, game)
+    assert "Each player scores their own hand" in html and 'aria-label="This is me: Ben"' in html
+    assert take_seat(ben, game, 1).status_code == 302
+    html = page(ben, game)
+    assert "This is <strong>Ben</strong>&#x27;s phone." in html or "This is <strong>Ben</strong>'s phone." in html
+    assert "Each player scores their own hand" not in html  # the picker makes way
+    assert "Send in Ben&#x27;s hand" in html or "Send in Ben's hand" in html
+    assert 'name="active" value="1" checked' in html  # the keypad is Ben's
+    assert Seat.objects.get().player.name == "Ben"
+    take_seat(ben, game, "")  # "Not me"
+    assert not Seat.objects.exists() and "Record round 1" in page(ben, game)
+
+
+def test_a_seat_needs_the_edit_link(game):
+    viewer = Client()
+    assert take_seat(viewer, game, 1).status_code == 403
+    assert not Seat.objects.exists()
+
+
+def test_two_phones_claim_one_seat_the_later_holds_it_and_the_other_is_told(game):
+    first, second = phone(game), phone(game)
+    take_seat(first, game, 1)
+    first.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "0", "active": "1", "tap": "4C"})
+    take_seat(second, game, 1)
+    assert Seat.objects.count() == 1
+    told = page(first, game)
+    assert (
+        "Ben&#x27;s hand is now scored on another phone." in told
+        or "Ben's hand is now scored on another phone." in told
+    )
+    assert "Each player scores their own hand" in told  # the first phone may choose again
+    assert "is now scored on another phone" not in page(first, game)  # said once
+    # Nothing Ben's hand held was lost: it is on the round in progress, whichever phone shows it.
+    assert DraftHand.objects.get(player__name="Ben").cards == "4C"
+    assert "4♣" in page(second, game) or "4C" in page(second, game)
+
+
+def test_a_round_scored_hand_by_hand_without_javascript(game):
+    ana, ben = phone(game), phone(game)
+    take_seat(ana, game, 0)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    ana.post(url, {"number": "1", "winner": "0", "active": "1", "draft_winner": "", "preview": ""})  # went out
+    assert Draft.objects.get().winner.name == "Ana"
+    # Ben taps his two cards on the keypad (each tap a post), then sends his hand in.
+    for held, card in (("", "4C"), ("4C", "KC")):  # the form sends the hand as it shows it
+        ben.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": held, "tap": card})
+    assert DraftHand.objects.get(player__name="Ben").cards.split() == ["4C", "KC"]
+    assert not DraftHand.objects.get(player__name="Ben").done  # still being typed: kept, not sent
+    sent = ben.post(
+        url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": "4C KC", "op": "hand"}
+    )
+    assert sent.status_code == 200 and DraftHand.objects.get(player__name="Ben").done
+    assert "Ben <b>✓ 15</b>" in sent.content.decode()
+    # Ana records too soon: Cy's hand is missing, and the page says so; nothing is written.
+    early = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "op": "record"})
+    assert early.status_code == 422 and "Cy&#x27;s hand is not in yet" in early.content.decode()
+    assert not Round.objects.exists()
+    # Ana enters Cy's hand for him (Cy has no phone), then records.
+    ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "2", "hand-2": "JK", "op": "hand"})
+    html = page(ana, game)
+    assert "Every hand is in" in html and "Record round 1" in html
+    saved = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "op": "record"})
+    assert saved.status_code == 302
+    rnd = Round.objects.get()
+    assert {s.player.name: s.points for s in rnd.scores.all()} == {"Ana": 0, "Ben": 15, "Cy": 20}
+    assert not Draft.objects.exists() and Game.objects.get(pk=game["id"]).version == 2
+
+
+def test_a_hand_sent_for_a_round_recorded_meanwhile_is_refused_and_kept_on_the_phone(game, client):
+    ben = phone(game)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    ben.post(url, {"number": "1", "winner": "0", "draft_winner": "", "active": "1", "preview": "1"})
+    # Another phone (here the API) records round 1 meanwhile.
+    body = {"number": 1, "winner": "Ana", "hands": {"Ben": "4C", "Cy": "5C"}}
+    headers = {"X-Game-Token": game["edit_token"]}
+    assert (
+        client.post(
+            f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers
+        ).status_code
+        == 201
+    )
+    late = ben.post(
+        url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": "9C 9D", "op": "hand"}
+    )
+    html = late.content.decode()
+    assert late.status_code == 409 and "round 1 is already recorded" in html
+    assert 'value="9C 9D"' in html  # what Ben typed is still in his form
+    assert not Draft.objects.exists()
+
+
+def test_an_undo_leaves_the_round_in_progress_waiting_and_says_so(game, client):
+    headers = {"X-Game-Token": game["edit_token"]}
+    body = {"number": 1, "winner": "Ana", "hands": {"Ben": "4C", "Cy": "5C"}}
+    client.post(f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers)
+    base = f"/api/games/{game['id']}/draft/"
+    client.put(base, {"number": 2, "winner": "Ben"}, content_type="application/json", headers=headers)
+    client.put(base + "hands/Cy/", {"cards": "7C"}, content_type="application/json", headers=headers)
+    client.post(f"/api/games/{game['id']}/undo/", {}, content_type="application/json", headers=headers)
+    html = Client().get(f"/g/{game['id']}/").content.decode()
+    assert "Round 2 is waiting" in html and "once round 1 is recorded again" in html
+    assert "Round 1 of 7" in html  # round 1 is the round to record now
+
+
+def test_a_new_winner_sets_their_hand_aside_and_every_phone_is_told(game, client):
+    headers = {"X-Game-Token": game["edit_token"]}
+    base = f"/api/games/{game['id']}/draft/"
+    client.put(base, {"number": 1, "winner": "Ana"}, content_type="application/json", headers=headers)
+    client.put(base + "hands/Ben/", {"cards": "4C"}, content_type="application/json", headers=headers)
+    client.put(base, {"number": 1, "winner": "Ben"}, content_type="application/json", headers=headers)
+    html = Client().get(f"/g/{game['id']}/").content.decode()
+    assert "Ben went out, so the hand Ben sent in is set aside" in html
+    assert "Ana –" in html and "Ben went out" in html
