@@ -47,12 +47,12 @@ from .selectors import (
 )
 from .services import (
     DraftStatus,
+    draft_ahead,
     draft_current,
     draft_hand,
     draft_record,
     draft_start,
     draft_status,
-    draft_waiting_number,
     game_again,
     game_create,
     game_redo,
@@ -150,8 +150,14 @@ class _Table:
         return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state)
 
     @cached_property
+    def ahead(self) -> Draft | None:
+        return draft_ahead(self.filled)
+
+    @property
     def draft(self) -> Draft | None:
-        return draft_current(self.filled)
+        """The round in progress (not one an undo left waiting)."""
+        ahead = self.ahead
+        return ahead if ahead is not None and ahead.number == self.rounds_played + 1 else None
 
     @cached_property
     def draft_status(self) -> DraftStatus | None:
@@ -161,8 +167,7 @@ class _Table:
         status = self.draft_status
         if status is not None:
             return draft_line(status, seats_taken(self.game), self.rules)
-        waiting = draft_waiting_number(self.filled)
-        return draft_waiting(waiting, self.rules) if waiting is not None else None
+        return draft_waiting(self.ahead.number, self.rules) if self.ahead is not None else None
 
     def draft_entry(self, view: DraftView) -> EntryView | None:
         """This phone's entry while the round is scored hand by hand: its own hand first."""

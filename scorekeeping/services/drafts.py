@@ -196,19 +196,16 @@ class DraftStatus:
     penalties: dict[int, int]  # by player id, for the hands sent in
 
 
+def draft_ahead(game: Game) -> Draft | None:
+    """The round in progress, or one an undo left waiting (its number is then past the round
+    to record next): the first draft from the round to record next on (one query)."""
+    next_number = game.rounds.count() + 1
+    return Draft.objects.filter(game=game, number__gte=next_number).select_related("winner").order_by("number").first()
+
+
 def draft_current(game: Game) -> Draft | None:
     """The round in progress: the draft for the round to record next, or None."""
     return _live_draft(game, game.rounds.count())
-
-
-def draft_waiting_number(game: Game) -> int | None:
-    """The number of a round in progress left waiting by an undo (one after the round to record next)."""
-    return (
-        Draft.objects.filter(game=game, number__gt=game.rounds.count() + 1)
-        .order_by("number")
-        .values_list("number", flat=True)
-        .first()
-    )
 
 
 def draft_status(game: Game, draft: Draft) -> DraftStatus:
