@@ -150,6 +150,27 @@ def test_a_round_recorded_through_one_process_reaches_a_stream_opened_on_another
             assert max(delays) < 1.0, delays
 
 
+def test_each_step_of_a_round_in_progress_reaches_the_streams_of_every_process(tmp_path, database):
+    """A round scored hand by hand (issue 15): starting it and each hand sent in are events on
+    another process's stream, numbered by the live version; the game's version stays put."""
+    with (
+        serving(tmp_path, database, workers=1) as (one, _log1),
+        serving(tmp_path, database, workers=1, migrate=False) as (other, _log2),
+    ):
+        game_id, token, version = new_game(one)
+        with stream(other, game_id) as s:
+            s.block()
+            time.sleep(0.3)  # the stream is listening
+            draft = f"/api/games/{game_id}/draft/"
+            api(one, "PUT", draft, {"number": 1, "winner": "Ana"}, token)
+            assert f"id: {version + 1}" in s.events(timeout=2)
+            api(one, "PUT", draft + "hands/Ben/", {"cards": "5C"}, token)
+            assert f"id: {version + 2}" in s.events(timeout=2)
+            assert api(one, "GET", f"/api/games/{game_id}/")["version"] == version
+            game = api(one, "POST", draft + "record/", {}, token)
+            assert game["version"] == version + 1 and f"id: {version + 3}" in s.events(timeout=2)
+
+
 def test_reconnecting_with_last_event_id_gets_what_it_missed_at_once(tmp_path, database):
     with serving(tmp_path, database, workers=1) as (port, _log):
         game_id, token, version = new_game(port)
