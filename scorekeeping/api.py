@@ -268,6 +268,13 @@ class DraftRecordInput(InputSerializer):
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+def _game_to_change(request: Request, game_id: str) -> Game:
+    """The game's row (404), once the edit token says the caller may change it (403)."""
+    game = get_object_or_404(Game, pk=game_id)
+    check_token(request, game, _token(request))
+    return game
+
+
 def _draft(game: Game) -> Response:
     draft = draft_current(game)
     if draft is None:
@@ -284,8 +291,7 @@ class DraftView(APIView):
 
     @extend_schema(request=DraftInput, parameters=[TOKEN], responses={200: DraftOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str) -> Response:
-        game = get_object_or_404(Game, pk=game_id)
-        check_token(request, game, _token(request))
+        game = _game_to_change(request, game_id)
         serializer = DraftInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         draft_start(game=game, number=serializer.validated_data["number"], winner=serializer.validated_data["winner"])
@@ -293,8 +299,7 @@ class DraftView(APIView):
 
     @extend_schema(parameters=[TOKEN], responses={204: None, 403: ERROR, 404: ERROR, 429: ERROR})
     def delete(self, request: Request, game_id: str) -> Response:
-        game = get_object_or_404(Game, pk=game_id)
-        check_token(request, game, _token(request))
+        game = _game_to_change(request, game_id)
         draft_discard(game=game)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -304,8 +309,7 @@ class DraftHandView(APIView):
 
     @extend_schema(request=DraftHandInput, parameters=[TOKEN], responses={200: DraftOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str, name: str) -> Response:
-        game = get_object_or_404(Game, pk=game_id)
-        check_token(request, game, _token(request))
+        game = _game_to_change(request, game_id)
         serializer = DraftHandInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -320,8 +324,7 @@ class DraftRecordView(APIView):
 
     @extend_schema(request=DraftRecordInput, parameters=[TOKEN], responses={201: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
-        game = get_object_or_404(Game, pk=game_id)
-        check_token(request, game, _token(request))
+        game = _game_to_change(request, game_id)
         serializer = DraftRecordInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         draft_record(game=game, version=serializer.validated_data["version"])

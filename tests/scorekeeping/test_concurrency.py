@@ -4,45 +4,16 @@ On PostgreSQL (CI runs the suite with DATABASE_URL) the game row lock and the un
 round number decide; on SQLite the database takes one writer at a time.
 """
 
-import json
-import threading
-import urllib.error
-import urllib.request
-
 import pytest
 
 from scorekeeping.models import Change, Round, Score
 from scorekeeping.services import game_create
 
-
-def _post(url, body, token):
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "X-Game-Token": token},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+from .racing import race
 
 
 def _race(url, bodies, token):
-    barrier = threading.Barrier(len(bodies))
-    results = [None] * len(bodies)
-
-    def run(i):
-        barrier.wait()
-        results[i] = _post(url, bodies[i], token)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(bodies))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
+    return race([(url, body, token) for body in bodies])
 
 
 @pytest.mark.django_db(transaction=True)

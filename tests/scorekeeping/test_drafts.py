@@ -1,8 +1,6 @@
 """A round in progress (issue 15): each hand sent in on its own, recorded when all are in,
 through the API; and what happens when the table does two things at once."""
 
-import threading
-
 import pytest
 from django.test import Client
 
@@ -10,6 +8,7 @@ from scorekeeping.models import Change, Draft, DraftHand, Game, Round, Score
 from scorekeeping.services import draft_hand, draft_start, game_create
 
 from .conftest import record
+from .racing import race, send
 
 pytestmark = pytest.mark.django_db
 
@@ -186,40 +185,6 @@ def test_each_step_the_table_should_see_is_an_event_and_typing_is_not(table):
     assert Game.objects.get(pk=game.pk).version == game.version  # no new version of the game itself
 
 
-def _put(url, body, token):
-    import json
-    import urllib.error
-    import urllib.request
-
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="PUT" if not url.endswith("record/") else "POST",
-        headers={"Content-Type": "application/json", "X-Game-Token": token},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def _race(calls):
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i):
-        barrier.wait()
-        results[i] = _put(*calls[i])
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
-
-
 SHANGHAI = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]
 
 
@@ -229,15 +194,18 @@ def test_eight_phones_at_once_lose_nothing_and_double_nothing(live_server):
     then eight ask to record at the same moment: one round, eight scores, one history entry."""
     game, token = game_create(ruleset="shanghai", variants=["more-players"], players=SHANGHAI, first_dealer="P1")
     base = f"{live_server.url}/api/games/{game.pk}/draft/"
-    assert _put(base, {"number": 1, "winner": "P1"}, token)[0] == 200
+    assert send(base, {"number": 1, "winner": "P1"}, token, "PUT")[0] == 200
     hands = ["5C KD", "JK 2H", "7S", "AC AD", "9H 10H", "QS", "4D"]
-    calls = [(f"{base}hands/{name}/", {"cards": cards}, token) for name, cards in zip(SHANGHAI[1:], hands, strict=True)]
-    calls.append((f"{base}hands/P2/", {"cards": "5C KD"}, token))  # the same hand again, from another phone
-    results = _race(calls)
+    calls = [
+        (f"{base}hands/{name}/", {"cards": cards}, token, "PUT")
+        for name, cards in zip(SHANGHAI[1:], hands, strict=True)
+    ]
+    calls.append((f"{base}hands/P2/", {"cards": "5C KD"}, token, "PUT"))  # the same hand again, from another phone
+    results = race(calls)
     assert [status for status, _body in results] == [200] * 8, results
     assert DraftHand.objects.filter(draft__game=game).count() == 7  # one per player, none doubled
     assert DraftHand.objects.filter(draft__game=game, done=True).count() == 7
-    recorded = _race([(f"{base}record/", {}, token)] * 8)
+    recorded = race([(f"{base}record/", {}, token)] * 8)
     statuses = sorted(status for status, _body in recorded)
     assert statuses[0] == 201 and statuses.count(201) == 1, recorded
     assert all(status in (404, 409) for status in statuses[1:]), recorded
