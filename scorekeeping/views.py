@@ -206,11 +206,12 @@ def _seat_view(request: HtmxHttpRequest, table: _Table) -> DraftView | None:
     return DraftView(status=None, seat=seat, displaced=displaced)
 
 
-def _table_context(request: HtmxHttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
-    """Everything the table shows; the parts behind ``{% cache %}`` are lazy (see ``_Table``)."""
+def _table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = False, **extra: Any) -> dict[str, Any]:
+    """Everything the table shows (as a phone that follows sees it, with ``follower``); the
+    parts behind ``{% cache %}`` are lazy (see ``_Table``)."""
     table = _Table(game)
     rules = table.rules
-    editable = phone.can_edit(request, game)
+    editable = not follower and phone.can_edit(request, game)
     base, base_source = share_base(request)
     view_url = base + view_path(game.pk)
     context: dict[str, Any] = {
@@ -300,6 +301,16 @@ def _shared(
     return parts
 
 
+def _warm(request: HtmxHttpRequest, game_id: str) -> None:
+    """After a change made on this phone: render now what the other phones fetch at its event
+    (as a phone that follows sees it, and a phone that records with nothing typed), so that
+    the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
+    head = Game.objects.get(pk=game_id)
+    _shared(request, head, {"html": "live"}, ["0", "follow"], follower=True)
+    if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
+        _shared(request, head, {"html": "live"}, ["0", "record-fresh"], pristine=True, moved=False)
+
+
 def _render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """A page or fragment of the table. One that shows this phone the edit link is kept by no cache."""
     response = render(request, name, context, status=status)
@@ -362,7 +373,9 @@ def _saved(request: HtmxHttpRequest, game: Game, number: int, correcting: bool =
         fresh = game_get(game_id=game.pk)
         notice = _("{word} {number} recorded.").format(word=capfirst(_(rules_for(fresh).round_word)), number=number)
         context = _table_context(request, fresh, notice=notice, undo=True)
-        return trigger_client_event(_render_table(request, "scorekeeping/table.html#body", context), "roundSaved")
+        response = _render_table(request, "scorekeeping/table.html#body", context)
+        _warm(request, game.pk)
+        return trigger_client_event(response, "roundSaved")
     messages.success(
         request, _("{word} {number} saved.").format(word=capfirst(_(rules_for(game).round_word)), number=number)
     )
@@ -539,7 +552,10 @@ def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, 
         state = EntryState.from_snapshot(undone.after or {}, players, fresh.version)
         extra["entry"] = entry_view(game=fresh, players=players, number=current.number, state=state)
     context = _table_context(request, fresh, **extra)
-    return _render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
+    response = _render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
+    if change is not None:
+        _warm(request, game.pk)
+    return response
 
 
 @require_POST
@@ -610,7 +626,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     head = _game_head(request, game_id)
     running = str(int(request.GET.get("running") == "1"))
     if not phone.can_edit(request, head):
-        return HttpResponse(_shared(request, head, {"html": "live"}, [running, "follow"])["html"])
+        return HttpResponse(_shared(request, head, {"html": "live"}, [running, "follow"], follower=True)["html"])
     pristine = request.headers.get("X-Entry-Pristine") == "1"
     # A phone typing a round is told when the game itself moved on (its Record would be
     # refused), not when a hand of the round in progress came in from another phone.

@@ -41,6 +41,8 @@ def test_after_a_round_recorded_on_a_phone_the_others_fetch_without_loading_the_
     with django_assert_max_num_queries(2):  # the game's row and the session: nothing else loaded
         followed = follower.get(f"/g/{game['id']}/live/", **stale).content.decode()
     assert "Round 2 of 7" in followed and 'id="entry"' not in followed
+    # Rendered ahead by the recording phone's own request: still nothing of a recording phone's in it.
+    assert "Correct round 1" not in followed and "Play again" not in followed and "csrfmiddlewaretoken" not in followed
     assert "Ana</span>" in followed or ">Ana<" in followed  # the scoreboard came with it
     with django_assert_max_num_queries(2):
         fresh = second.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1", **stale)
