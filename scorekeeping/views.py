@@ -483,12 +483,15 @@ def seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     key = phone.phone_key(request, create=True) or ""
     chosen = form_int(request.POST.get("player"), None)
     player = next((p for p in game.players.all() if p.seat == chosen), None)
+    # The session first: the claim's event makes this phone fetch the table at once, and that
+    # fetch must already find the seat in the session, or its answer (a form without the seat)
+    # could land after this one's.
+    phone.remember_seat(request, game.pk, player.pk if player is not None else None)
+    request.session.save()
     if player is None:
         seat_leave(game=game, phone=key)
-        phone.remember_seat(request, game.pk, None)
     else:
         seat_claim(game=game, name=player.name, phone=key)
-        phone.remember_seat(request, game.pk, player.pk)
     if not request.htmx:
         return HttpResponseRedirect(reverse("table", args=[game.pk]))
     fresh = game_get(game_id=game.pk)
