@@ -4,7 +4,7 @@ through the API; and what happens when the table does two things at once."""
 import pytest
 from django.test import Client
 
-from scorekeeping.models import Change, Draft, DraftHand, Game, Round, Score
+from scorekeeping.models import Change, Draft, DraftHand, Game, Round, Score, Seat
 from scorekeeping.services import draft_hand, draft_start, game_create
 
 from .conftest import record
@@ -225,3 +225,36 @@ def test_a_seat_is_no_permission(table):
         ).status_code
         == 403
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("", {"number": 1, "winner": "Ana", "extra": 1}, 400),  # unknown key
+        ("", {"number": 10**12, "winner": "Ana"}, 400),  # past the column and the rules
+        ("", {"number": 1, "winner": "A\u0000na"}, 400),  # a control character
+        ("hands/Ben/", {"points": 10**15}, 400),
+        ("hands/Ben/", {"buys": -1, "cards": "4C"}, 400),
+        ("hands/Ben/", {"cards": "4C" * 400}, 400),  # longer than any hand
+        ("hands/Ben/", {"cards": ["4C", 7]}, 400),
+        ("hands/B\u0301en/", {"cards": "4C"}, 404),  # odd Unicode: no such player
+        ("hands/" + "x" * 5000 + "/", {"cards": "4C"}, 404),
+    ],
+)
+def test_hostile_input_is_refused_by_name_and_changes_nothing(table, path, body, status):
+    table("put", body={"number": 1, "winner": "Ana"})
+    before = (Draft.objects.get().version, live_version(table.game), DraftHand.objects.count())
+    response = table("put", path, body)
+    assert response.status_code == status, response.content[:300]
+    assert response.json()["detail"]  # the usual error shape, saying what is wrong
+    assert (Draft.objects.get().version, live_version(table.game), DraftHand.objects.count()) == before
+
+
+def test_a_seat_form_with_nonsense_changes_nothing(table):
+    phone = Client()
+    assert phone.get(f"/g/{table.game.pk}/join/{table.token}/").status_code == 302
+    before = live_version(table.game)
+    for value in ("9" * 40, "-1", "Ben", "\u0663"):
+        response = phone.post(f"/g/{table.game.pk}/seat/", {"player": value})
+        assert response.status_code == 302  # read as "no seat": nothing to leave, nothing taken
+    assert live_version(table.game) == before and not Seat.objects.exists()
