@@ -10,6 +10,7 @@ These pages touch neither the session nor the database, which may be what failed
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
@@ -24,6 +25,8 @@ from django.views.defaults import bad_request, server_error
 from .models import Game
 
 RETRY_AFTER = "10"
+
+logger = logging.getLogger(__name__)
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -77,6 +80,10 @@ class DatabaseUnavailableMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, DatabaseError):
+            # What failed, for whoever reads the log (the answer only says "try again"); not the
+            # path, which may hold an edit token.
+            reason = (str(exception).strip().splitlines() or [""])[0][:200]
+            logger.warning("database unavailable: %s: %s", type(exception).__name__, reason)
             return unavailable(request)
         return None
 

@@ -10,9 +10,13 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
+import pytest
+
 from scorekeeping import server
 
 ROOT = Path(__file__).resolve().parents[1]
+POSTGRES = os.environ.get("LIVE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
 def get(port, path, timeout=5.0, context=None):
@@ -71,3 +75,23 @@ def database_url(settings_dict) -> str:
     host = settings_dict.get("HOST") or "127.0.0.1"
     port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
     return f"postgresql://{user}{password}@{host}{port}/{settings_dict['NAME']}"
+
+
+@contextmanager
+def scratch_postgres(prefix):
+    """A new, empty PostgreSQL database for server processes, dropped afterwards; skips when there
+    is no PostgreSQL, except in CI (``LIVE_TEST_REQUIRE_POSTGRES``), where that fails."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    try:
+        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        if os.environ.get("LIVE_TEST_REQUIRE_POSTGRES"):
+            raise
+        pytest.skip(f"no PostgreSQL at {POSTGRES} ({exc}); CI runs these with it")
+    with admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")

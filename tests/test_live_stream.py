@@ -4,7 +4,6 @@ process) and on PostgreSQL (LISTEN/NOTIFY): two processes on one database, as tw
 import json
 import os
 import re
-import secrets
 import signal
 import socket
 import time
@@ -12,14 +11,11 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 
-import psycopg
 import pytest
 
-from tests.servers import serving
+from tests.servers import scratch_postgres, serving
 
 pytestmark = pytest.mark.once  # real server processes: once in CI
-
-POSTGRES = os.environ.get("LIVE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -27,20 +23,8 @@ def database(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'live.sqlite3'}"
         return
-    name = f"live_{secrets.token_hex(4)}"
-    try:
-        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
-    except psycopg.OperationalError as exc:
-        if os.environ.get("LIVE_TEST_REQUIRE_POSTGRES"):  # CI: PostgreSQL is there, or this fails
-            raise
-        pytest.skip(f"no PostgreSQL at {POSTGRES} ({exc}); CI runs these with it")
-    with admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with scratch_postgres("live") as url:
+        yield url
 
 
 def api(port, method, path, body=None, token=None):

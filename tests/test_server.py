@@ -81,13 +81,16 @@ def test_a_stalled_body_is_answered_408(tmp_path, sqlite_url):
 
 def test_a_database_that_is_down_answers_503_and_not_ready(tmp_path):
     down = "postgresql://postgres@127.0.0.1:1/nothing"
-    with serving(tmp_path, down, workers=1, migrate=False) as (port, _log):
+    with serving(tmp_path, down, workers=1, migrate=False) as (port, log):
         assert _get(port, "/healthz")[0] == 200
         assert _get(port, "/readyz")[0] == 503
         status, body = _get(port, "/api/games/abcdefghijkl/")
         assert status == 503 and b'"errors"' in body
+        start = time.monotonic()
         status, body = _get(port, "/games/")
         assert status == 503 and b"cannot reach its database" in body
+        assert time.monotonic() - start < 4.5  # the pool's wait (3 s), not the client's patience
+        assert "database unavailable: OperationalError" in log.read_text()
 
 
 def test_the_servers_log_holds_no_token(tmp_path, sqlite_url):
