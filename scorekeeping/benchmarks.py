@@ -50,6 +50,10 @@ def _shanghai(deals: int = 9) -> tuple[Game, str]:
     return Game.objects.get(pk=game.pk), token
 
 
+# The phone that taps Record: its answer, including what it renders ahead for the other phones.
+RECORD = "the phone that records: Record deal 9 to its answer"
+
+
 @dataclass
 class PageCost:
     name: str
@@ -118,8 +122,16 @@ def page_costs(repeat: int = 40) -> list[PageCost]:
     def steady_call(call: Callable[[], Any]) -> Callable[[], Callable[[], Any]]:
         return lambda: call
 
+    def record_on(fresh: Callable[[], Table]) -> Callable[[], Callable[[], Any]]:
+        def setup() -> Callable[[], Any]:
+            table = fresh()
+            return table.record_deal_nine
+
+        return setup
+
     first = "after a change recorded on a phone, "
     cases: list[tuple[str, Callable[[], Callable[[], Any]]]] = [
+        (RECORD, record_on(Table.open)),
         (
             first + "table page, the first phone that follows",
             after_change(lambda t: t.follower.get(f"/g/{t.game.pk}/")),

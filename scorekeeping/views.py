@@ -268,9 +268,13 @@ def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     phone.remember(request, head.pk)
     if request.GET or phone.can_edit(request, head):
         return _render_table(request, "scorekeeping/table.html", _table_context(request, head))
+    return render(request, "scorekeeping/table.html", {"game": head, **_follower_page(request, head)})
+
+
+def _follower_page(request: HtmxHttpRequest, head: Game) -> dict[str, str]:
+    """The title and body of the table as every phone that follows sees it (and link address)."""
     base, _source = share_base(request)
-    parts = _shared(request, head, {"page_title": "title", "body_html": "body"}, [base])
-    return render(request, "scorekeeping/table.html", {"game": head, **parts})
+    return _shared(request, head, {"page_title": "title", "body_html": "body"}, [base], follower=True)
 
 
 def _game_head(request: HtmxHttpRequest, game_id: str) -> Game:
@@ -305,10 +309,11 @@ def _warm(request: HtmxHttpRequest, game_id: str) -> None:
     """After a change made on this phone: render now what the other phones fetch at its event
     (as a phone that follows sees it, and a phone that records with nothing typed), so that
     the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
-    head = Game.objects.get(pk=game_id)
+    head = game_filled(Game.objects.get(pk=game_id), scores=False)  # loaded once for every render here
     _shared(request, head, {"html": "live"}, ["0", "follow"], follower=True)
     if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
         _shared(request, head, {"html": "live"}, ["0", "record-fresh"], pristine=True, moved=False)
+    _follower_page(request, head)  # a phone that opens the table now (mostly fragments made above)
 
 
 def _render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:

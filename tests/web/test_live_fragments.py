@@ -94,3 +94,40 @@ def test_play_again_works_without_javascript_from_a_cached_form(client):
     response = phones[1].post(f"/g/{game['id']}/again/", {"csrfmiddlewaretoken": tokens[1]})
     assert response.status_code == 302 and response["Location"].startswith("/g/")
     assert response["Location"] != f"/g/{game['id']}/"
+
+
+def test_the_first_page_opened_after_a_change_finds_it_rendered(client, django_assert_max_num_queries):
+    game = api_game(client)
+    recorder, follower = recording_phone(game), Client()
+    follower.get(f"/g/{game['id']}/")
+    record(recorder, game["id"], 1, 1)  # renders the followers' page of round 2 ahead
+    with django_assert_max_num_queries(2):  # the game's row and the session
+        page = follower.get(f"/g/{game['id']}/").content.decode()
+    assert "Round 2 of 7" in page and "<title>Round 2 · " in page
+    body = page.split('id="table-body"')[1].split("<footer")[0]  # the footer's language form has its own
+    assert "Record round 2" not in page and game["edit_token"] not in page and "csrfmiddlewaretoken" not in body
+
+
+def test_a_recording_phone_opens_the_table_without_loading_players_or_rounds(client, django_assert_max_num_queries):
+    game = api_game(client)
+    first, second = recording_phone(game), recording_phone(game)
+    first.get(f"/g/{game['id']}/")
+    record(first, game["id"], 1, 1)
+    first.get(f"/g/{game['id']}/")
+    with django_assert_max_num_queries(2):  # the game's row and the session: every part is cached
+        page = second.get(f"/g/{game['id']}/").content.decode()
+    assert "Record round 2" in page and "This is me: Ben" in page and game["edit_token"] in page  # its own link
+
+
+def test_a_seat_is_taken_without_javascript_from_a_cached_form():
+    game = api_game(Client())
+    phones = [recording_phone(game, enforce_csrf_checks=True) for _ in range(2)]
+    pages = [p.get(f"/g/{game['id']}/").content.decode() for p in phones]
+    form = [page.split('<form id="seat-pick"')[1].split("</form>")[0] for page in pages]
+    assert form[0] == form[1] and "csrfmiddlewaretoken" not in form[1]  # the second came from the cache
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)" form="seat-pick"', pages[1]).group(1)
+    ben = re.search(r'name="player" value="(\d+)" aria-label="This is me: Ben"', form[1]).group(1)
+    assert phones[1].post(f"/g/{game['id']}/seat/", {"player": ben}).status_code == 403  # no token: refused
+    taken = phones[1].post(f"/g/{game['id']}/seat/", {"player": ben, "csrfmiddlewaretoken": token})
+    assert taken.status_code == 302
+    assert "This is <strong>Ben</strong>'s phone." in phones[1].get(f"/g/{game['id']}/").content.decode()
