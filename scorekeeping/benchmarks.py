@@ -122,16 +122,12 @@ def page_costs(repeat: int = 40) -> list[PageCost]:
     def steady_call(call: Callable[[], Any]) -> Callable[[], Callable[[], Any]]:
         return lambda: call
 
-    def record_on(fresh: Callable[[], Table]) -> Callable[[], Callable[[], Any]]:
-        def setup() -> Callable[[], Any]:
-            table = fresh()
-            return table.record_deal_nine
-
-        return setup
+    def record_setup() -> Callable[[], Any]:
+        return Table.open().record_deal_nine
 
     first = "after a change recorded on a phone, "
     cases: list[tuple[str, Callable[[], Callable[[], Any]]]] = [
-        (RECORD, record_on(Table.open)),
+        (RECORD, record_setup),
         (
             first + "table page, the first phone that follows",
             after_change(lambda t: t.follower.get(f"/g/{t.game.pk}/")),
