@@ -451,6 +451,23 @@
   document.addEventListener("htmx:afterSettle", function () {
     if (again && !fetchingFrom) window.setTimeout(fetchChanges, 0);  // a new table came meanwhile
   });
+  // A fetch whose #poller was replaced meanwhile (this phone's own answer brought a new table:
+  // a seat taken, a round recorded) was asked as the phone was before, with its old session;
+  // its answer is dropped, out-of-band parts too, and the changes are fetched again. As with
+  // previews, the check sits on the poller itself: a detached element's events stay there.
+  function guardPoller() {
+    var poller = document.getElementById("poller");
+    if (!poller || poller.hasAttribute("data-guarded")) return;
+    poller.setAttribute("data-guarded", "");
+    poller.addEventListener("htmx:beforeSwap", function (event) {
+      if (poller.isConnected) return;
+      event.detail.shouldSwap = false;
+      if (fetchingFrom === poller) fetchingFrom = null;
+      window.setTimeout(fetchChanges, 0);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", guardPoller);
+  document.addEventListener("htmx:afterSettle", guardPoller);
   function listen() {
     var poller = document.getElementById("poller");
     if (!poller || !poller.dataset.events) return;

@@ -317,3 +317,46 @@ def test_three_hands_tapped_in_parallel_take_about_one_hands_time(
             "browsers": "four Chromiums and the server on this 2-core machine",
         },
     )
+
+
+def test_a_live_answer_sent_before_the_seat_was_taken_does_not_take_it_off_the_screen(
+    table_server, browser, browser_context_args
+):
+    """Another phone's change is fetched while this phone takes its seat: that fetch carries the
+    session without the seat, and its answer (the entry as every phone without a seat has it)
+    can come back after the seat's own answer. Held back here until then, it must not replace
+    the phone's own hand with everyone's form (a flake of the four-phone test on a busy machine).
+    """
+    base = table_server.url
+    game_id, token = six_rounds_played(base)
+    dee, ana = open_phones(browser, browser_context_args, base, game_id, token, 2)
+    held: list = []
+
+    def hold(route) -> None:
+        if held:  # only the first: what comes after is fetched as it is
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # asked now, with the session as it is now
+
+    dee.page.route("**/live/**", hold)
+    ana.tap(ana.page.get_by_role("button", name="This is me: Ana"))  # an event: Dee's phone fetches
+    for _ in range(100):
+        if held:
+            break
+        dee.page.wait_for_timeout(50)
+    assert len(held) == 1
+    live_fetches = len(dee.live_fetches)
+    dee.tap(dee.page.get_by_role("button", name="This is me: Dee"))
+    expect(dee.page.locator("#seat-form")).to_contain_text("This is Dee's phone.")
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the old answer comes back last
+    # It is dropped and the changes are fetched again, with the seat.
+    for _ in range(100):
+        if len(dee.live_fetches) > live_fetches:
+            break
+        dee.page.wait_for_timeout(50)
+    dee.page.wait_for_load_state("networkidle")
+    expect(dee.page.locator("#seat-form")).to_contain_text("This is Dee's phone.")
+    expect(dee.page.get_by_role("radio", name="Tap cards for Dee")).to_be_checked()
+    assert len(dee.live_fetches) > live_fetches
+    assert dee.errors == [], dee.errors
