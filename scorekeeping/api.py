@@ -23,6 +23,7 @@ from referee.fields import CardsField
 from referee.serializers import InputSerializer
 
 from .access import check_token, creating, token_if_valid
+from .document import INT
 from .errors import NotFound
 from .exchange import game_document, game_import
 from .models import Game
@@ -142,6 +143,13 @@ class GameView(APIView):
         return _secret(response) if known else response
 
 
+def version_field(help_text: str) -> serializers.IntegerField:
+    """The version a phone saw (optional): within its column, or 400 before anything is looked up."""
+    return serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=0, max_value=INT, help_text=help_text
+    )
+
+
 class RoundInput(InputSerializer):
     """A round's result: who went out, each other player's cards or typed points, buys, and the version."""
 
@@ -157,9 +165,7 @@ class RoundInput(InputSerializer):
         child=serializers.IntegerField(min_value=-1000, max_value=1000), default=dict, help_text="Name -> buys taken."
     )
     cut_bonus = serializers.BooleanField(default=False, help_text="Liverpool: the cutter cut exactly right (-50).")
-    version = serializers.IntegerField(
-        required=False, allow_null=True, default=None, help_text="The game version this entry was based on."
-    )
+    version = version_field("The game version this entry was based on.")
 
 
 def _round_args(data: dict[str, Any]) -> dict[str, Any]:
@@ -189,7 +195,9 @@ class RoundView(APIView):
         class Meta:
             ref_name = "RoundCorrection"
 
-        number = serializers.IntegerField(required=False, help_text="Ignored: the round is the one in the address.")
+        number = serializers.IntegerField(
+            required=False, min_value=1, max_value=100, help_text="Ignored: the round is the one in the address."
+        )
 
     @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str, number: int) -> Response:
@@ -232,7 +240,7 @@ class UndoView(APIView):
         class Meta:
             ref_name = "UndoInput"
 
-        version = serializers.IntegerField(required=False, allow_null=True, default=None)
+        version = version_field("The game version the undo was decided on.")
 
     @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
@@ -258,14 +266,19 @@ class DraftHandInput(InputSerializer):
     points = serializers.IntegerField(required=False, default=None, allow_null=True, min_value=0, max_value=1_000_000)
     buys = serializers.IntegerField(required=False, default=None, allow_null=True, min_value=0, max_value=1000)
     number = serializers.IntegerField(
-        required=False, default=None, allow_null=True, help_text="The round this hand is for: 409 once it is recorded."
+        required=False,
+        default=None,
+        allow_null=True,
+        min_value=1,
+        max_value=100,
+        help_text="The round this hand is for: 409 once it is recorded.",
     )
 
 
 class DraftRecordInput(InputSerializer):
     """The draft version the table looked at, to refuse the record if a hand changed since."""
 
-    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+    version = version_field("The draft version the table looked at.")
 
 
 def _game_to_change(request: Request, game_id: str) -> Game:

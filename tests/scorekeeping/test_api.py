@@ -178,6 +178,8 @@ BAD_ROUNDS = [
     ({**ROUND_1, "hands": {"Ben": "4Q", "Cy": "JK", "Dee": "3D"}}, "hands.Ben", "'4Q' is not a card"),
     ({**ROUND_1, "hands": {"Ben": 7, "Cy": "JK", "Dee": "3D"}}, "hands.Ben", "Expected cards"),
     ({"winner": "Ana"}, "number", "required"),
+    ({**ROUND_1, "version": 2**31}, "version", "less than or equal to 2147483647"),  # past the column
+    ({**ROUND_1, "version": -1}, "version", "greater than or equal to 0"),
 ]
 
 

@@ -237,14 +237,18 @@ def test_a_seat_is_no_permission(table):
         ("hands/Ben/", {"buys": -1, "cards": "4C"}, 400),
         ("hands/Ben/", {"cards": "4C" * 400}, 400),  # longer than any hand
         ("hands/Ben/", {"cards": ["4C", 7]}, 400),
+        ("hands/Ben/", {"cards": "4C", "number": 10**12}, 400),  # a round no game has
+        ("hands/Ben/", {"cards": "4C", "number": 0}, 400),
         ("hands/B\u0301en/", {"cards": "4C"}, 404),  # odd Unicode: no such player
         ("hands/" + "x" * 5000 + "/", {"cards": "4C"}, 404),
+        ("record/", {"version": 2**31}, 400),  # past the column
+        ("record/", {"version": -1}, 400),
     ],
 )
 def test_hostile_input_is_refused_by_name_and_changes_nothing(table, path, body, status):
     table("put", body={"number": 1, "winner": "Ana"})
     before = (Draft.objects.get().version, live_version(table.game), DraftHand.objects.count())
-    response = table("put", path, body)
+    response = table("post" if path == "record/" else "put", path, body)
     assert response.status_code == status, response.content[:300]
     assert response.json()["detail"]  # the usual error shape, saying what is wrong
     assert (Draft.objects.get().version, live_version(table.game), DraftHand.objects.count()) == before
