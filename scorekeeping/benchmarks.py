@@ -256,24 +256,27 @@ async def _open_many(streams: Streams, games: list[str], count: int, batch: int 
         await asyncio.gather(*(streams.open(games[i % len(games)]) for i in range(start, min(count, start + batch))))
 
 
-async def _get(port: int, path: str) -> float:
+async def request_ms(port: int, path: str, cookie: str = "") -> tuple[float, bytes]:
+    """A GET on a new connection, as a phone on Wi-Fi opens one: milliseconds to the whole answer,
+    and the answer's head."""
     started = time.perf_counter()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n".encode())
+    sends = f"Cookie: {cookie}\r\n" if cookie else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: b\r\n{sends}Connection: close\r\n\r\n".encode())
     await writer.drain()
-    await reader.read()
+    answer = await reader.read()
     writer.close()
-    return (time.perf_counter() - started) * 1000
+    return (time.perf_counter() - started) * 1000, answer.partition(b"\r\n\r\n")[0]
 
 
 async def _latency(port: int, paths: list[str], repeat: int) -> dict[str, float]:
     found: dict[str, list[float]] = {p: [] for p in paths}
     for _ in range(5):
         for path in paths:
-            await _get(port, path)
+            await request_ms(port, path)
     for _ in range(repeat):
         for path in paths:
-            found[path].append(await _get(port, path))
+            found[path].append((await request_ms(port, path))[0])
     return {p: statistics.median(v) for p, v in found.items()}
 
 

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from referee.benchmarks import check_throughput, engine_results, http_latency
 from referee.engine.solver import MAX_STEPS
+from scorekeeping.bench_against import against
 from scorekeeping.benchmarks import live_bench
 
 
@@ -21,10 +22,18 @@ class Command(BaseCommand):
         parser.add_argument("--live", action="store_true", help="only the live tables: pages, streams, delivery")
         parser.add_argument("--streams", type=int, default=5000, help="idle streams opened on one core (--live)")
         parser.add_argument("--phones", type=int, default=400, help="phones polling once a second, to compare (--live)")
+        parser.add_argument(
+            "--against", metavar="REV", help="only page and API latency: this tree and commit REV's, side by side"
+        )
 
     def handle(
         self, *args: Any, seconds: float, repeat: int, requests: int, seed: int, no_http: bool, **opts: Any
     ) -> None:
+        if opts.get("against"):
+            slower = against(opts["against"], self.stdout.write, repeat=requests // 2)
+            if slower:
+                raise CommandError("missed targets: " + "; ".join(slower))
+            return
         if opts.get("live"):
             live_bench(self.stdout.write, streams=opts["streams"], phones=opts["phones"])
             return
