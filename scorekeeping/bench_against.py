@@ -28,7 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -38,8 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.db import connection
 
-from . import server
-from .benchmarks import ROOT, request_ms
+from .benchmarks import ROOT, pinned_server, request_ms
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 TARGET = 1.5
@@ -105,23 +104,7 @@ def _prepare(tree: Path, env: dict[str, str]) -> None:
         raise RuntimeError(f"{tree} would run the code at {found}")
 
 
-@contextmanager
-def _served(tree: Path, env: dict[str, str]) -> Iterator[int]:
-    port = server.free_port()
-    argv = ["taskset", "-c", "0", *server.command(bind=f"127.0.0.1:{port}", workers=1, python=sys.executable)]
-    process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        server.wait_until_listening(port, process)
-        time.sleep(1.0)  # the worker boots behind the master's socket
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
 def _api(port: int, path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
-    import urllib.request
-
     headers = {"Content-Type": "application/json", **({"X-Game-Token": token} if token else {})}
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", json.dumps(body).encode(), headers)
     with urllib.request.urlopen(request, timeout=30) as answer:
@@ -186,7 +169,7 @@ def _measure(commit: str, repeat: int) -> tuple[dict[str, dict[str, float]], lis
         for label, tree in ((f"before ({commit})", before), ("now (this tree)", ROOT)):
             env = _environment(tree, stack.enter_context(_database(label.split()[0], folder)))
             _prepare(tree, env)
-            port = stack.enter_context(_served(tree, env))
+            port, _pids = stack.enter_context(pinned_server(0, tree=tree, env=env))
             sides.append(_game(label, port))
         medians = asyncio.run(_interleaved(sides, repeat))
     return medians, sides
@@ -195,7 +178,11 @@ def _measure(commit: str, repeat: int) -> tuple[dict[str, dict[str, float]], lis
 def against(rev: str, write: Callable[[str], Any], repeat: int = 200) -> list[str]:
     """Measure REV's tree and this one side by side; print each median and ratio; return what missed."""
     commit = subprocess.run(
-        ["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT, check=True, capture_output=True, text=True
+        ["git", "rev-parse", "--verify", "--short", f"{rev}^{{commit}}"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     cores = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {1})  # the client on the other core than the servers

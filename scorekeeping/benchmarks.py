@@ -182,13 +182,17 @@ _WRITES = {"INSERT", "UPDATE", "DELETE", "BEGIN", "SAVEPOINT"}
 
 
 @contextmanager
-def pinned_server(core: int = 0) -> Iterator[tuple[int, list[int]]]:
-    """The start command's server with one worker on one core; yields its port and its pids."""
+def pinned_server(
+    core: int = 0, *, tree: Path = ROOT, env: dict[str, str] | None = None
+) -> Iterator[tuple[int, list[int]]]:
+    """The start command's server with one worker on one core, serving ``tree`` (this one, or
+    another commit's files) with ``env`` (this process's); yields its port and its pids."""
     port = server.free_port()
-    env = {**os.environ, "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
+    env = dict(os.environ if env is None else env)
+    env |= {"SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
     env["LIVE_STREAMS_PER_CLIENT"] = "1000000"  # every phone of the load comes from one address here
     argv = ["taskset", "-c", str(core), *server.command(bind=f"127.0.0.1:{port}", workers=1, python=sys.executable)]
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         server.wait_until_listening(port, process)
         time.sleep(1.0)  # the worker boots behind the master's socket
