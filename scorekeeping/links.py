@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 
 import segno
@@ -23,13 +24,25 @@ def edit_path(game_id: str, token: str) -> str:
 
 @lru_cache(maxsize=512)
 def qr_svg(url: str) -> SafeString:
-    """An inline SVG QR code, dark on white whatever the page's colours (scanners need contrast).
+    """An inline SVG QR code of a public link (the view link), dark on white whatever the page's
+    colours (scanners need contrast).
 
     A link's code never changes, so each process encodes it once (about 3 ms) and keeps it;
-    the page asks for it lazily, so fragments that do not show it never build it.
+    the page asks for it lazily, so fragments that do not show it never build it. Never for the
+    edit link: what this keeps, it keeps in clear (``qr_document`` is for that one).
     """
-    svg = segno.make(url, micro=False).svg_inline(scale=4, border=2, dark="#000", light="#fff")
+    svg = segno.make(url, micro=False).svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
     return mark_safe(svg)
+
+
+def qr_document(url: str) -> bytes:
+    """A QR code as an SVG document of its own (an image's answer), encoded on each call and kept
+    nowhere: for the edit link, whose token must not sit in any cache."""
+    out = io.BytesIO()
+    segno.make(url, micro=False).save(
+        out, kind="svg", scale=4, border=2, dark="#000", light="#fff", xmldecl=False, omitsize=True
+    )
+    return out.getvalue()
 
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")

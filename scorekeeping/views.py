@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,7 +31,7 @@ from .access import check_token, creating
 from .archive import chart
 from .entry import DraftView, EntryState, EntryView, entry_view
 from .errors import Conflict, EditForbidden, InvalidInput, ScorekeepingError, TooManyRequests
-from .links import edit_path, qr_svg, share_base, view_path
+from .links import edit_path, qr_document, qr_svg, share_base, view_path
 from .models import Change, Draft, Game, Player
 from .newgame import NewGameState
 from .presentation import DraftLine, announcement, board_rows, change_line, draft_line, draft_waiting
@@ -240,7 +240,6 @@ def _table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fal
     token = phone.token_for(request, game) if editable else None
     if token:
         context["edit_url"] = base + edit_path(game.pk, token)
-        context["edit_qr"] = partial(qr_svg, context["edit_url"])
     context["draft_line"] = SimpleLazyObject(table.draft_line)
     view = _seat_view(request, table) if editable else None
     if view is not None and view.displaced:
@@ -606,6 +605,23 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
         response = HttpResponseRedirect(reverse("table", args=[game.pk]))
         phone.grant(request, response, game.pk, token)
     response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_safe
+def edit_qr(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The edit link's QR code, for a phone that may record and keeps the token (the table shows
+    it when "Edit link" is opened). Encoded for each request and kept by no cache: it is the
+    token, in another form."""
+    head = _game_head(request, game_id)
+    if not phone.can_edit(request, head):
+        return HttpResponse(status=403)
+    token = phone.token_for(request, head)
+    if token is None:  # the grant without the token's cookie: this phone has no link to show
+        raise Http404
+    base, _source = share_base(request)
+    response = HttpResponse(qr_document(base + edit_path(head.pk, token)), content_type="image/svg+xml")
+    patch_cache_control(response, no_store=True)
     return response
 
 

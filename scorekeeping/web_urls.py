@@ -25,5 +25,6 @@ urlpatterns = [
     path("g/<game:game_id>/redo/", views.redo, name="redo"),
     path("g/<game:game_id>/live/", views.live, name="live"),
     path("g/<game:game_id>/events/", views.events, name="events"),
+    path("g/<game:game_id>/edit-qr.svg", views.edit_qr, name="edit-qr"),
     path("g/<game:game_id>/join/<str:token>/", views.join, name="join"),
 ]

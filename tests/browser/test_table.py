@@ -266,3 +266,19 @@ def test_running_totals_are_one_tap_away(live_server, page, console_errors):
     expect(cell.locator(".run")).to_be_visible()
     expect(cell.locator(".pts")).to_be_hidden()
     assert console_errors == [], "\n".join(console_errors)
+
+
+def test_the_edit_links_qr_code_loads_when_edit_link_is_opened(live_server, page, shoot, console_errors):
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "edit-qr.svg" in request.url else None)
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    page.wait_for_load_state("networkidle")
+    assert asked == []  # a closed "Edit link" asks for nothing: the code is made only for a look at it
+    page.locator("#share summary").click()
+    code = page.get_by_role("img", name="QR code of the edit link")
+    expect(code).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 100", arg=code.element_handle())
+    assert len(asked) == 1
+    code.scroll_into_view_if_needed()
+    shoot("edit-link")
+    assert console_errors == [], "\n".join(console_errors)

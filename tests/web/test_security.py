@@ -82,6 +82,30 @@ def test_the_api_gives_the_edit_url_only_to_the_token_holder(client):
     assert wrong["edit_url"] is None
 
 
+def test_the_edit_links_qr_code_is_served_to_its_phone_only_and_kept_by_no_cache(client):
+    from scorekeeping.links import qr_document, qr_svg
+
+    game = create(client)
+    phone = Client()
+    phone.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    qr_svg.cache_clear()
+    page = phone.get(f"/g/{game['id']}/").content.decode()
+    address = f"/g/{game['id']}/edit-qr.svg"
+    assert f'<img src="{address}" alt="QR code of the edit link" loading="lazy">' in page
+    assert qr_svg.cache_info().currsize == 1  # the view link's code only: no cache holds the token's
+    image = phone.get(address)
+    assert image.status_code == 200 and image["Content-Type"] == "image/svg+xml"
+    assert "no-store" in image["Cache-Control"]
+    assert image.content == qr_document(f"http://testserver/g/{game['id']}/join/{game['edit_token']}/")
+    assert qr_svg.cache_info().currsize == 1
+    assert Client().get(address).status_code == 403  # a phone that follows
+    granted_without_cookie = Client()
+    granted_without_cookie.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    granted_without_cookie.cookies.pop(f"edit-{game['id']}")
+    assert granted_without_cookie.get(address).status_code == 404  # may record, has no link to show
+    assert phone.post(address).status_code == 405
+
+
 def test_guessing_tokens_is_rate_limited(client, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "token": (3, 600)}
     game = create(client)
