@@ -262,23 +262,32 @@ def test_three_hands_tapped_in_parallel_take_about_one_hands_time(
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(**browser_type_launch_args)
                 own = browser.new_context(**browser_context_args).new_page()
-                own.on("console", lambda msg: result["errors"].append(msg.text) if msg.type == "error" else None)
-                phone = Phone(own, PACE)
-                own.goto(f"{base}/g/{game_id}/join/{token}/")
-                phone.tap(own.get_by_role("button", name=f"This is me: {name}"))
-                expect(own.locator("#seat-form")).to_contain_text(f"This is {name}'s phone.")
-                seated.wait()
-                went_out.wait(timeout=60)
-                expect(own.locator("#draft-status")).to_contain_text("Ana went out", timeout=PUSHED)  # by push
-                for card in HANDS[name]:
-                    phone.card(card)
-                phone.tap(own.get_by_role("button", name=f"Send in {name}'s hand"))
-                expect(own.locator("#draft-status")).to_contain_text(f"{name} ✓")
-                result["sent"] = time.monotonic()
-                recorded.wait(timeout=90)  # the other hands may take a while on a busy machine
-                result["totals"] = final_totals(own, timeout=PUSHED)  # by push
-                result["taps"] = phone.taps
-                browser.close()
+                try:
+                    own.on("console", lambda msg: result["errors"].append(msg.text) if msg.type == "error" else None)
+                    phone = Phone(own, PACE)
+                    own.goto(f"{base}/g/{game_id}/join/{token}/")
+                    phone.tap(own.get_by_role("button", name=f"This is me: {name}"))
+                    expect(own.locator("#seat-form")).to_contain_text(f"This is {name}'s phone.")
+                    seated.wait()
+                    went_out.wait(timeout=60)
+                    expect(own.locator("#draft-status")).to_contain_text("Ana went out", timeout=PUSHED)  # by push
+                    for card in HANDS[name]:
+                        phone.card(card)
+                    phone.tap(own.get_by_role("button", name=f"Send in {name}'s hand"))
+                    expect(own.locator("#draft-status")).to_contain_text(f"{name} ✓")
+                    result["sent"] = time.monotonic()
+                    recorded.wait(timeout=90)  # the other hands may take a while on a busy machine
+                    result["totals"] = final_totals(own, timeout=PUSHED)  # by push
+                    result["taps"] = phone.taps
+                except Exception:
+                    # What that phone showed, for whoever reads the failure (CI keeps artifacts/).
+                    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                    own.screenshot(path=str(ARTIFACTS / f"parallel-failure-{name}.png"), full_page=True)
+                    (ARTIFACTS / f"parallel-failure-{name}.html").write_text(own.content())
+                    result["saved"] = f"artifacts/parallel-failure-{name}.png and .html"
+                    raise
+                finally:
+                    browser.close()
         except Exception as exc:  # reported by the main thread
             result["failure"] = repr(exc)
             seated.abort()
