@@ -46,6 +46,17 @@ def offline(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def trust(request: HttpRequest) -> HttpResponse:
+    """How a phone trusts this server's LAN authority (``LAN_HTTPS=1``): compare its fingerprint, install, remove."""
+    path = settings.TLS_DIR / "ca.crt"
+    if not settings.LAN_HTTPS or not path.is_file():
+        raise Http404
+    from .tls import fingerprint
+
+    return render(request, "pwa/trust.html", {"fingerprint": fingerprint(path)})
+
+
+@require_safe
 def certificate_authority(request: HttpRequest) -> HttpResponse:
     """The LAN certificate authority (``LAN_HTTPS=1``), to install on a phone once: public, never its key."""
     path = settings.TLS_DIR / "ca.crt"

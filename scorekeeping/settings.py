@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeping.middleware.SecureCookiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorekeeping.health.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -153,8 +154,11 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = None  # sent over https only, by scorekeeping.middleware
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_SECURE = HTTPS
-CSRF_COOKIE_SECURE = HTTPS
+# Over https (a proxy's, or the LAN certificate's) no cookie travels in clear: these settings for
+# Django's own cookies, SecureCookiesMiddleware for every cookie of a request made over https.
+SESSION_COOKIE_SECURE = HTTPS or LAN_HTTPS
+CSRF_COOKIE_SECURE = HTTPS or LAN_HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS or LAN_HTTPS
 SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None

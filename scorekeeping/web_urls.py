@@ -9,6 +9,7 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/", pwa.offline, name="offline"),
     path("ca.crt", pwa.certificate_authority, name="certificate-authority"),
+    path("trust/", pwa.trust, name="trust"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/", archive.games, name="games"),
     path("games/import/", archive.import_game, name="game-import"),

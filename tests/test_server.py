@@ -27,13 +27,13 @@ def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'served.sqlite3'}"
 
 
-def _create_game(port):
+def _create_game(port, context=None):
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games/",
+        f"{'https' if context else 'http'}://127.0.0.1:{port}/api/games/",
         data=b'{"players": ["Ana", "Ben"], "first_dealer": "Ana"}',
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=5, context=context) as response:
         import json
 
         return json.loads(response.read())
@@ -125,6 +125,30 @@ def test_lan_https_serves_a_certificate_the_phones_can_trust_once(tmp_path, sqli
         assert status == 200
         status, body = _get(port, "/ca.crt", context=trusting)
         assert status == 200 and body == files.ca.read_bytes() and b"PRIVATE" not in body
+        status, body = _get(port, "/trust/", context=trusting)
+        assert status == 200 and tls.fingerprint(files.ca).encode() in body and b'href="/ca.crt"' in body
+        # Every cookie a phone gets over the LAN's https is Secure: the grant (session), the token
+        # (edit-<id>), the CSRF token, the messages and the language.
+        game = _create_game(port, context=trusting)
+        cookies = []
+        connection = http.client.HTTPSConnection("127.0.0.1", port, context=trusting, timeout=5)
+        for path in (f"/g/{game['id']}/join/{game['edit_token']}/", "/"):
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            cookies += response.headers.get_all("Set-Cookie") or []
+        csrf = next(c.split(";")[0].split("=", 1)[1] for c in cookies if c.startswith("csrftoken="))
+        origin = f"https://127.0.0.1:{port}"
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"}
+        headers |= {"Referer": f"{origin}/", "Origin": origin}
+        connection.request("POST", "/i18n/setlang/", body=f"language=nl&csrfmiddlewaretoken={csrf}", headers=headers)
+        response = connection.getresponse()
+        response.read()
+        cookies += response.headers.get_all("Set-Cookie") or []
+        connection.close()
+        names = {c.split("=", 1)[0] for c in cookies}
+        assert {"sessionid", "messages", f"edit-{game['id']}", "csrftoken", "django_language"} <= names, cookies
+        assert all("; Secure" in c for c in cookies), cookies
         with pytest.raises(urllib.error.URLError):  # a phone that does not trust it is warned
             _get(port, "/healthz", context=ssl.create_default_context())
         with pytest.raises((urllib.error.URLError, ConnectionError, http.client.HTTPException)):

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeping.network import urls
+from scorekeeping.server import lan_tls
+from scorekeeping.tls import fingerprint
 
 
 class Command(BaseCommand):
@@ -31,6 +33,7 @@ class Command(BaseCommand):
             self.stdout.write(buffer.getvalue())
         if settings.LAN_HTTPS:
             self.stdout.write(
-                "Each phone trusts this server once: open the address above, accept the warning, then"
-                f" install {found[0]}ca.crt as a certificate authority (see the README)."
+                f"Each phone trusts this server once: open {found[0]}trust/, accept the warning, and install"
+                " the certificate authority only if its SHA-256 fingerprint is this one (see the README):"
             )
+            self.stdout.write(f"  {fingerprint(lan_tls(host, settings.TLS_DIR).ca)}")
