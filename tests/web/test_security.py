@@ -113,12 +113,18 @@ def test_guessing_tokens_is_rate_limited(client, settings):
     for _ in range(3):
         response = client.post(url, ROUND_1, content_type="application/json", headers={"X-Game-Token": "guess"})
         assert response.status_code == 403
-    limited = client.post(url, ROUND_1, content_type="application/json", headers={"X-Game-Token": game["edit_token"]})
+    limited = client.post(url, ROUND_1, content_type="application/json", headers={"X-Game-Token": "guess"})
     assert limited.status_code == 429
     assert "Too many wrong edit tokens from this address: at most 3 in 10 minutes" in limited.json()["detail"]
     assert int(limited["Retry-After"]) > 0
     assert Client().get(f"/g/{game['id']}/join/guess/").status_code == 429
     assert Round.objects.count() == 0
+    # A right token is never refused, however many wrong ones the address sent (a stranger on the
+    # café's Wi-Fi cannot lock the table out): it records, and counts nothing.
+    right = client.post(url, ROUND_1, content_type="application/json", headers={"X-Game-Token": game["edit_token"]})
+    assert right.status_code == 201
+    assert Client().get(f"/g/{game['id']}/join/{game['edit_token']}/").status_code == 302
+    assert RateLimit.objects.get(key="token:127.0.0.1").count == 5
 
 
 def test_creating_games_is_rate_limited(client, settings):

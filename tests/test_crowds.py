@@ -1,0 +1,70 @@
+"""A crowd is not an attacker: a club evening's phones behind one address, on the start command's
+server over PostgreSQL (two processes, as two machines on one database)."""
+
+import json
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.servers import scratch_postgres, serving
+
+pytestmark = pytest.mark.once  # real server processes: once in CI
+
+
+@pytest.fixture(scope="module")
+def club_server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("crowds")
+    env = {"RATE_LIMIT_CREATE": "1000", "DATABASE_POOL_SIZE": "8"}
+    with scratch_postgres("crowds") as url, serving(tmp, url, workers=3, env=env) as (port, log):
+        yield port, log
+
+
+def call(port, method, path, body=None, token=None, timeout=20.0):
+    headers = {"Content-Type": "application/json", **({"X-Game-Token": token} if token else {})}
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def at_once(calls):
+    """Run every call in a thread of its own, released together; their answers in order."""
+    barrier = threading.Barrier(len(calls))
+    answers = [None] * len(calls)
+
+    def run(i, call_):
+        barrier.wait()
+        answers[i] = call_()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return answers
+
+
+def test_forty_right_token_writes_and_forty_reads_at_once_from_one_address_are_all_answered(club_server):
+    port, _log = club_server
+    games = []
+    for _ in range(40):
+        status, game = call(port, "POST", "/api/games/", {"players": ["Ana", "Ben", "Cy", "Dee"], "first_dealer": "Ana"})
+        assert status == 201
+        games.append(game)
+    round_1 = {"number": 1, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KH", "Dee": "2S 3S"}}
+    writes = [lambda g=g: call(port, "POST", f"/api/games/{g['id']}/rounds/", round_1, g["edit_token"]) for g in games]
+    reads = [lambda g=g: call(port, "GET", f"/api/games/{g['id']}/", token=g["edit_token"]) for g in games]
+    answers = at_once(writes + reads)
+    statuses = [status for status, _body in answers]
+    assert statuses == [201] * 40 + [200] * 40, statuses
+    assert all(body["edit_url"] for _status, body in answers[40:])
+    # A wrong token from the same address at the same time is still refused, and counted.
+    status, _body = call(port, "GET", f"/api/games/{games[0]['id']}/", token="guess")
+    assert status == 200  # a read: it sees what anyone may
+    status, _body = call(port, "POST", f"/api/games/{games[0]['id']}/rounds/", round_1, "guess")
+    assert status == 403
