@@ -52,8 +52,9 @@ def at_once(calls):
 def test_forty_right_token_writes_and_forty_reads_at_once_from_one_address_are_all_answered(club_server):
     port, _log = club_server
     games = []
+    table = {"players": ["Ana", "Ben", "Cy", "Dee"], "first_dealer": "Ana"}
     for _ in range(40):
-        status, game = call(port, "POST", "/api/games/", {"players": ["Ana", "Ben", "Cy", "Dee"], "first_dealer": "Ana"})
+        status, game = call(port, "POST", "/api/games/", table)
         assert status == 201
         games.append(game)
     round_1 = {"number": 1, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KH", "Dee": "2S 3S"}}
