@@ -431,8 +431,8 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
     try:
         if state.winner != "" and state.winner != request.POST.get("draft_winner", ""):
             draft_start(game=game, number=number, winner=state.winner_name(players))
-        if op == "record":
-            draft_record(game=game)
+        if op == "record":  # the hands as this phone last saw them: 409 if one changed since
+            draft_record(game=game, version=form_int(request.POST.get("draft_version"), None))
             return _saved(request, game, number)
         if op == "hand":
             if state.winner == "":

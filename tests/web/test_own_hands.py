@@ -147,3 +147,32 @@ def test_a_new_winner_sets_their_hand_aside_and_every_phone_is_told(game, client
     html = Client().get(f"/g/{game['id']}/").content.decode()
     assert "Ben went out, so the hand Ben sent in is set aside" in html
     assert "Ana –" in html and "Ben went out" in html
+
+
+def test_record_is_refused_when_a_hand_changed_since_the_phone_saw_it(game):
+    import re
+
+    ana, ben = phone(game), phone(game)
+    take_seat(ana, game, 0)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    ana.post(url, {"number": "1", "winner": "0", "active": "1", "draft_winner": "", "preview": ""})
+    ben.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": "5C", "op": "hand"})
+    ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "2", "hand-2": "JK", "op": "hand"})
+    seen = page(ana, game)
+    assert "Ben <b>✓ 5</b>" in seen
+    version = re.search(r'name="draft_version" value="(\d+)"', seen)[1]
+    # Ben changes his hand on his phone: 35, not 5.
+    ben.post(
+        url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": "5C KC QC JC", "op": "hand"}
+    )
+    late = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "op": "record", "draft_version": version})
+    html = late.content.decode()
+    assert late.status_code == 409 and "a hand changed on another phone meanwhile" in html
+    assert "Ben <b>✓ 35</b>" in html  # the fresh hands shown
+    assert not Round.objects.exists()
+    fresh = re.search(r'name="draft_version" value="(\d+)"', html)[1]
+    assert fresh != version
+    saved = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "op": "record", "draft_version": fresh})
+    assert saved.status_code == 302
+    assert {s.player.name: s.points for s in Round.objects.get().scores.all()} == {"Ana": 0, "Ben": 35, "Cy": 20}
