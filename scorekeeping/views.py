@@ -264,10 +264,12 @@ def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     after an event. The phone that records gets its own page (its forms carry its CSRF token),
     made mostly of fragments cached per version too (``{% cache %}`` in the template)."""
     head = _game_head(request, game_id)
-    phone.remember(request, head.pk)
     if request.GET or phone.can_edit(request, head):
-        return _render_table(request, "scorekeeping/table.html", _table_context(request, head))
-    return render(request, "scorekeeping/table.html", {"game": head, **_follower_page(request, head)})
+        response = _render_table(request, "scorekeeping/table.html", _table_context(request, head))
+    else:
+        response = render(request, "scorekeeping/table.html", {"game": head, **_follower_page(request, head)})
+    phone.remember(request, response, head.pk)
+    return response
 
 
 def _follower_page(request: HtmxHttpRequest, head: Game) -> dict[str, str]:

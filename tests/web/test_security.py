@@ -236,3 +236,46 @@ def test_check_deploy_passes_with_the_production_settings_of_the_start_command()
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_page_views_of_a_phone_that_did_nothing_write_no_session(client):
+    from django.contrib.sessions.models import Session
+
+    game = create(client)
+    Session.objects.all().delete()
+    for _ in range(50):  # a crawler: no cookies kept between requests
+        assert Client().get(f"/g/{game['id']}/").status_code == 200
+        assert Client().get("/").status_code == 200
+    assert not Session.objects.exists()
+    # The phone itself remembers the games it opened: its home page lists them, newest first.
+    viewer = Client()
+    other = create(client, names=("Cy", "Dee"))
+    viewer.get(f"/g/{game['id']}/")
+    viewer.get(f"/g/{other['id']}/")
+    home = viewer.get("/").content.decode()
+    assert home.index(f"/g/{other['id']}/") < home.index(f"/g/{game['id']}/")
+    assert not Session.objects.exists()
+    # A forged cookie is read as ids only, and no more than thirty of them.
+    forged = Client()
+    forged.cookies["games"] = " ".join([f"x{i}" for i in range(500)] + ["'; DROP TABLE x;--", game["id"]])
+    assert forged.get("/").status_code == 200
+
+
+def test_expired_sessions_are_deleted_by_the_app_when_a_new_one_is_made(client):
+    import datetime as dt
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    game = create(client)
+    old = timezone.now() - dt.timedelta(days=1)
+    Session.objects.bulk_create(
+        [Session(session_key=f"expired{i:033d}", session_data="", expire_date=old) for i in range(40)]
+    )
+    live = Session.objects.create(
+        session_key="live" + "0" * 36, session_data="", expire_date=old + dt.timedelta(days=30)
+    )
+    assert Client().get(f"/g/{game['id']}/join/{game['edit_token']}/").status_code == 302
+    assert set(Session.objects.values_list("session_key", flat=True)) - {live.session_key} != set()
+    assert not Session.objects.filter(expire_date__lt=timezone.now()).exists()
+    assert Session.objects.filter(pk=live.pk).exists()
