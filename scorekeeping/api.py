@@ -47,6 +47,7 @@ from .services import (
     draft_start,
     draft_status,
     game_create,
+    game_token_replace,
     game_undo,
     round_record,
     round_replace,
@@ -250,6 +251,18 @@ class UndoView(APIView):
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
         return _written(request, game_id)
+
+
+class EditTokenView(APIView):
+    """Replace a leaked edit token: the old one, its edit link and every phone's right made from
+    it stop working. Answers the game with the new ``edit_token`` (shown once)."""
+
+    @extend_schema(request=None, parameters=[TOKEN], responses={201: NewGameOutput, 403: ERROR, 404: ERROR, 429: ERROR})
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_get(game_id=game_id)
+        check_token(request, game, _token(request))
+        token = game_token_replace(game=game)
+        return _created(request, game, token)
 
 
 class DraftInput(InputSerializer):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/games/<game:game_id>/standings/", api.StandingsView.as_view(), name="api-standings"),
     path("api/games/<game:game_id>/history/", api.HistoryView.as_view(), name="api-history"),
     path("api/games/<game:game_id>/undo/", api.UndoView.as_view(), name="api-undo"),
+    path("api/games/<game:game_id>/token/", api.EditTokenView.as_view(), name="api-token"),
     path("api/games/<game:game_id>/export/", api.ExportView.as_view(), name="api-export"),
     path("api/games/<game:game_id>/draft/", api.DraftView.as_view(), name="api-draft"),
     path("api/games/<game:game_id>/draft/record/", api.DraftRecordView.as_view(), name="api-draft-record"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -45,16 +46,28 @@ def chart(game: Game) -> dict[str, object]:
     }
 
 
+def _listed(request: HtmxHttpRequest) -> tuple[list[str] | None, int]:
+    """Which games the server-wide lists show: all, or with ``PRIVATE_LISTS`` (a server open to
+    the internet, where every view link listed would be a public one) only this phone's."""
+    if settings.PRIVATE_LISTS:
+        ids = phone.game_ids(request)
+        return ids, len(ids)
+    return None, Game.objects.count()
+
+
 @require_safe
 def games(request: HtmxHttpRequest) -> HttpResponse:
-    context = {"summaries": games_summaries(limit=GAMES_LISTED), "total": Game.objects.count(), "limit": GAMES_LISTED}
+    ids, total = _listed(request)
+    summaries = games_summaries(limit=GAMES_LISTED, ids=ids)
+    context = {"summaries": summaries, "total": total, "limit": GAMES_LISTED, "private": ids is not None}
     return render(request, "scorekeeping/games.html", context)
 
 
 @require_safe
 def players(request: HtmxHttpRequest) -> HttpResponse:
-    records = player_records(limit=GAMES_IN_RECORDS)
-    context = {"records": records, "total": Game.objects.count(), "limit": GAMES_IN_RECORDS}
+    ids, total = _listed(request)
+    records = player_records(limit=GAMES_IN_RECORDS, ids=ids)
+    context = {"records": records, "total": total, "limit": GAMES_IN_RECORDS, "private": ids is not None}
     return render(request, "scorekeeping/players.html", context)
 
 

@@ -57,7 +57,7 @@ def remember(request: HttpRequest, response: HttpResponse, game_id: str) -> None
     opened = _opened(request)
     if opened[-1:] == [game_id]:
         return
-    opened = [i for i in opened if i != game_id][-(_MAX - 1) :] + [game_id]
+    opened = [*[i for i in opened if i != game_id][-(_MAX - 1) :], game_id]
     response.set_cookie(_COOKIE, " ".join(opened), max_age=_COOKIE_AGE, httponly=True, samesite="Lax")
 
 

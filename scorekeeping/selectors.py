@@ -220,9 +220,14 @@ GAMES_LISTED = 200
 GAMES_IN_RECORDS = 500
 
 
-def games_summaries(*, limit: int = GAMES_LISTED) -> list[GameSummary]:
-    """Games on this server, newest first, with their winners (4 queries)."""
-    games = [linked(game) for game in games_with_everything().order_by("-created_at")[:limit]]
+def _newest(limit: int, ids: list[str] | None) -> QuerySet[Game]:
+    found = games_with_everything() if ids is None else games_with_everything().filter(pk__in=ids)
+    return found.order_by("-created_at")[:limit]
+
+
+def games_summaries(*, limit: int = GAMES_LISTED, ids: list[str] | None = None) -> list[GameSummary]:
+    """Games on this server (or only those of ``ids``), newest first, with their winners (4 queries)."""
+    games = [linked(game) for game in _newest(limit, ids)]
     summaries = []
     for game in games:
         standings = game_standings(game=game)
@@ -255,11 +260,11 @@ class PlayerRecord:
         return self.points / self.rounds if self.rounds else 0.0
 
 
-def player_records(*, limit: int = GAMES_IN_RECORDS) -> list[PlayerRecord]:
-    """Every name across the newest ``limit`` games (matched case-insensitively): games played
-    and won, rounds won, average penalty per round, best and worst round. Most games won first."""
+def player_records(*, limit: int = GAMES_IN_RECORDS, ids: list[str] | None = None) -> list[PlayerRecord]:
+    """Every name across the newest ``limit`` games (or those of ``ids``; matched case-insensitively):
+    games played and won, rounds won, average penalty per round, best and worst round. Most games won first."""
     records: dict[str, PlayerRecord] = {}
-    for game in map(linked, games_with_everything().order_by("-created_at")[:limit]):
+    for game in map(linked, _newest(limit, ids)):
         standings = game_standings(game=game)
         winners = {p.pk for p in standings.winners}
         by_player: dict[int, PlayerRecord] = {}

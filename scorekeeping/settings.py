@@ -34,6 +34,9 @@ LAN_HTTPS = env_bool("LAN_HTTPS", False)
 TLS_DIR = Path(env_str("TLS_DIR", str(BASE_DIR / ".tls")))
 SHARE_LAN_ADDRESS = True  # a page asked on this machine shares its LAN address
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A server open to the internet: /games/ and /players/ show each phone only the games it opened
+# (listing every game would make every view link a public one).
+PRIVATE_LISTS = env_bool("PRIVATE_LISTS", False)
 
 # The admin (a staff login on /admin/) is left out unless ADMIN_ENABLED=1; then its logins
 # are throttled per address like edit tokens.

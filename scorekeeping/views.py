@@ -56,6 +56,7 @@ from .services import (
     game_again,
     game_create,
     game_redo,
+    game_token_replace,
     game_undo,
     round_record,
     round_replace,
@@ -607,6 +608,23 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
         response = HttpResponseRedirect(reverse("table", args=[game.pk]))
         phone.grant(request, response, game.pk, token)
     response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_POST
+def edit_link_replace(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """ "New edit link": the old link and every phone's right made from it stop working; this
+    phone keeps the right, with the new token, and shows the new link to share."""
+    game = game_get(game_id=game_id)
+    if not phone.can_edit(request, game):
+        return _forbidden(request, game)
+    token = game_token_replace(game=game)
+    messages.success(
+        request, _("A new edit link is made: the old one and the phones that joined with it can no longer record.")
+    )
+    url = reverse("table", args=[game.pk])
+    response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    phone.grant(request, response, game.pk, token)
     return response
 
 

@@ -27,5 +27,6 @@ urlpatterns = [
     path("g/<game:game_id>/live/", views.live, name="live"),
     path("g/<game:game_id>/events/", views.events, name="events"),
     path("g/<game:game_id>/edit-qr.svg", views.edit_qr, name="edit-qr"),
+    path("g/<game:game_id>/edit-link/", views.edit_link_replace, name="edit-link-replace"),
     path("g/<game:game_id>/join/<str:token>/", views.join, name="join"),
 ]

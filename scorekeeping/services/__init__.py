@@ -19,6 +19,7 @@ from .drafts import (
     seat_of,
     seats_taken,
 )
+from .edit_links import game_token_replace
 from .games import MAX_NAME, clean_name, game_again, game_create, holds_control_characters, rules_for
 from .history import game_redo, game_undo
 from .rounds import CardsInput, round_preview, round_record, round_replace
@@ -40,6 +41,7 @@ __all__ = [
     "game_again",
     "game_create",
     "game_redo",
+    "game_token_replace",
     "game_token_valid",
     "game_undo",
     "holds_control_characters",

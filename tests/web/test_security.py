@@ -279,3 +279,64 @@ def test_expired_sessions_are_deleted_by_the_app_when_a_new_one_is_made(client):
     assert set(Session.objects.values_list("session_key", flat=True)) - {live.session_key} != set()
     assert not Session.objects.filter(expire_date__lt=timezone.now()).exists()
     assert Session.objects.filter(pk=live.pk).exists()
+
+
+def test_a_new_edit_link_revokes_the_old_token_and_every_right_made_from_it(client):
+    game = create(client)
+    url = f"/g/{game['id']}/"
+    keeper, other = Client(), Client()
+    keeper.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    other.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    assert "New edit link" in keeper.get(url).content.decode()
+    assert Client().post(f"/g/{game['id']}/edit-link/").status_code == 403  # a phone that follows
+    assert keeper.get(f"/g/{game['id']}/edit-link/").status_code == 405
+    response = keeper.post(f"/g/{game['id']}/edit-link/")
+    assert response.status_code == 302 and response["Cache-Control"] == "no-store"
+    new_token = response.cookies[f"edit-{game['id']}"].value
+    assert new_token != game["edit_token"] and len(new_token) == 43
+    page = keeper.get(url).content.decode()
+    assert "A new edit link is made" in page and f"/join/{new_token}/" in page
+    # The phone that had joined with the old link follows only; the old link and token are refused.
+    assert 'id="entry"' not in other.get(url).content.decode()
+    assert other.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "0"}).status_code == 403
+    assert Client().get(f"/g/{game['id']}/join/{game['edit_token']}/").status_code == 403
+    old = {"X-Game-Token": game["edit_token"]}
+    assert (
+        client.post(
+            f"{url.replace('/g/', '/api/games/')}undo/", {}, content_type="application/json", headers=old
+        ).status_code
+        == 403
+    )
+    # The new link works on a new phone; the keeper records.
+    assert Client().get(f"/g/{game['id']}/join/{new_token}/").status_code == 302
+    assert keeper.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "0", "hand-1": "4C"}).status_code == 302
+    assert Round.objects.count() == 1
+
+
+def test_the_api_replaces_the_edit_token(client):
+    game = create(client)
+    path = f"/api/games/{game['id']}/token/"
+    assert client.post(path, headers={"X-Game-Token": "guess"}).status_code == 403
+    response = client.post(path, headers={"X-Game-Token": game["edit_token"]})
+    assert response.status_code == 201 and "no-store" in response["Cache-Control"]
+    fresh = response.json()["edit_token"]
+    assert fresh != game["edit_token"] and fresh in response.json()["edit_url"]
+    assert client.post(path, headers={"X-Game-Token": game["edit_token"]}).status_code == 403
+    assert client.post(path, headers={"X-Game-Token": fresh}).status_code == 201
+
+
+def test_private_lists_show_each_phone_only_the_games_it_opened(client, settings):
+    mine, theirs = create(client, names=("Ana", "Ben")), create(client, names=("Xavier", "Yolanda"))
+    stranger = Client()
+    assert f"/g/{theirs['id']}/" in stranger.get("/games/").content.decode()  # a home server lists everything
+    settings.PRIVATE_LISTS = True
+    for path in ("/games/", "/players/"):
+        html = stranger.get(path).content.decode()
+        assert f"/g/{theirs['id']}/" not in html and "Xavier" not in html and "Ana" not in html
+    viewer = Client()
+    viewer.get(f"/g/{mine['id']}/")
+    games = viewer.get("/games/").content.decode()
+    assert f"/g/{mine['id']}/" in games and f"/g/{theirs['id']}/" not in games
+    assert "Games opened on this phone" in games
+    players = viewer.get("/players/").content.decode()
+    assert "Ana" in players and "Xavier" not in players
