@@ -190,7 +190,12 @@ def pinned_server(
     port = server.free_port()
     env = dict(os.environ if env is None else env)
     env |= {"SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
-    env["LIVE_STREAMS_PER_CLIENT"] = "1000000"  # every phone of the load comes from one address here
+    # Every phone of the load comes from one address, on a few games, here.
+    env |= {
+        "LIVE_STREAMS_PER_CLIENT": "1000000",
+        "LIVE_STREAMS_PER_ADDRESS": "1000000",
+        "LIVE_STREAMS_PER_GAME": "1000000",
+    }
     argv = ["taskset", "-c", str(core), *server.command(bind=f"127.0.0.1:{port}", workers=1, python=sys.executable)]
     process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

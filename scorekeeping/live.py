@@ -31,31 +31,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import re
 import signal
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
+from .capacity import capacity
 from .converters import GameIdConverter
 from .models import Game
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "scorekeeping_games"
-HEARTBEAT = float(os.environ.get("LIVE_HEARTBEAT", "20"))
-TICK = float(os.environ.get("LIVE_TICK", "0.2"))
 RETRY_MS = 2000
-# Open streams one client address may hold in one server process: a table behind one address
-# (a café's network) has a few dozen phones at most; more is someone holding sockets.
-PER_CLIENT = int(os.environ.get("LIVE_STREAMS_PER_CLIENT", "200"))
 PATH = re.compile(rf"^/g/(?P<game>{GameIdConverter.regex})/events/$")
 
 Message = dict[str, Any]
@@ -71,58 +66,134 @@ def announce(game: Game) -> None:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk} {game.live_version}"])
 
 
-@dataclass(eq=False)
-class Watcher:
-    """One open stream: the newest version known for its game, and a flag raised when it moves."""
+class Channel:
+    """One game's streams in this process: the newest version known, and ONE future that all of
+    them wait on. A change resolves it (and puts a new one in its place): one wake-up per game
+    per change, however many streams watch it, with no timer or task made per stream."""
 
-    game_id: str
-    latest: int
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.streams = 0
+        self.changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def publish(self, version: int) -> None:
+        if version > self.version:
+            self.version = version
+            changed, self.changed = self.changed, asyncio.get_running_loop().create_future()
+            changed.set_result(None)
+
+
+class Refused(Exception):
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
 
 
 class Hub:
-    """This process's streams by game, and the one task that learns of changes for all of them."""
+    """This process's streams by game, the caps they are held to, and the one task that learns of
+    changes for all of them (and beats the heartbeat for all of them)."""
 
     def __init__(self) -> None:
-        self.watchers: dict[str, set[Watcher]] = {}
+        self.channels: dict[str, Channel] = {}
+        self.loading: dict[str, asyncio.Future[int | None]] = {}
+        self.streams = 0
         self.clients: Counter[str] = Counter()
+        self.client_games: Counter[tuple[str, str]] = Counter()
         self.closing = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.beat_task: asyncio.Task[None] | None = None
+        self.beat: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.listening = asyncio.Event()  # PostgreSQL: the LISTEN is in place
 
     def start(self) -> None:
         if self.task is None:
             postgres = connections["default"].vendor == "postgresql"
-            self.task = asyncio.get_running_loop().create_task(self._listen() if postgres else self._watch())
+            loop = asyncio.get_running_loop()
+            self.task = loop.create_task(self._listen() if postgres else self._watch())
+            self.beat_task = loop.create_task(self._beat())
             _on_shutdown(self.closing)
 
-    def subscribe(self, game_id: str, version: int) -> Watcher:
-        watcher = Watcher(game_id, version)
-        self.watchers.setdefault(game_id, set()).add(watcher)
-        return watcher
+    async def join(self, game_id: str, client: str) -> Channel:
+        """A place for one more stream of ``game_id``: refused past a cap (``Refused``), 404 for no game."""
+        caps = capacity()
+        if self.streams >= caps.streams:
+            raise Refused(503, f"Service Unavailable: this server holds {caps.streams} open streams.\n")
+        channel = self.channels.get(game_id)
+        if channel is not None and channel.streams >= caps.streams_per_game:
+            raise Refused(429, f"Too Many Requests: at most {caps.streams_per_game} open streams on one game.\n")
+        if self.clients[client] >= caps.streams_per_address:
+            most = caps.streams_per_address
+            raise Refused(429, f"Too Many Requests: at most {most} open streams from one address.\n")
+        if self.client_games[client, game_id] >= caps.streams_per_address_game:
+            most = caps.streams_per_address_game
+            raise Refused(429, f"Too Many Requests: at most {most} open streams on one game from one address.\n")
+        # Counted before the first read, so that streams opened at once cannot pass a cap together.
+        self.streams += 1
+        self.clients[client] += 1
+        self.client_games[client, game_id] += 1
+        try:
+            if channel is None:
+                channel = await self._channel(game_id)
+        except BaseException:
+            self._uncount(client, game_id)
+            raise
+        channel.streams += 1
+        return channel
 
-    def unsubscribe(self, watcher: Watcher) -> None:
-        group = self.watchers.get(watcher.game_id)
-        if group is not None:
-            group.discard(watcher)
-            if not group:
-                del self.watchers[watcher.game_id]
+    def leave(self, game_id: str, client: str) -> None:
+        self._uncount(client, game_id)
+        channel = self.channels.get(game_id)
+        if channel is not None:
+            channel.streams -= 1
+            if channel.streams <= 0:
+                del self.channels[game_id]
+
+    def _uncount(self, client: str, game_id: str) -> None:
+        self.streams -= 1
+        self.clients[client] -= 1
+        if self.clients[client] <= 0:
+            del self.clients[client]
+        self.client_games[client, game_id] -= 1
+        if self.client_games[client, game_id] <= 0:
+            del self.client_games[client, game_id]
+
+    async def _channel(self, game_id: str) -> Channel:
+        """The game's channel: its version read once from the database for the first stream of the
+        game in this process (streams opened at once share that one read), 404 without a game."""
+        pending = self.loading.get(game_id)
+        if pending is None:
+            pending = self.loading[game_id] = asyncio.ensure_future(_version(game_id))
+            pending.add_done_callback(lambda _f: self.loading.pop(game_id, None))
+        version = await asyncio.shield(pending)
+        if version is None:
+            raise Refused(404, "Not Found: no game at this address.\n")
+        channel = self.channels.get(game_id)
+        if channel is None:
+            channel = self.channels[game_id] = Channel(version)
+        channel.publish(version)
+        return channel
 
     def publish(self, game_id: str, version: int) -> None:
-        for watcher in self.watchers.get(game_id, ()):
-            if version > watcher.latest:
-                watcher.latest = version
-                watcher.changed.set()
+        channel = self.channels.get(game_id)
+        if channel is not None:
+            channel.publish(version)
 
     async def _resync(self) -> None:
-        if self.watchers:
-            for game_id, version in (await versions(list(self.watchers))).items():
+        if self.channels:
+            for game_id, version in (await versions(list(self.channels))).items():
                 self.publish(game_id, version)
+
+    async def _beat(self) -> None:
+        """One timer for every stream of the process: each beat, they all send a keep-alive comment."""
+        while True:
+            await asyncio.sleep(settings.LIVE_HEARTBEAT)
+            beat, self.beat = self.beat, asyncio.get_running_loop().create_future()
+            beat.set_result(None)
 
     async def _watch(self) -> None:
         """SQLite: one query per tick for every game with an open stream in this process."""
         while True:
-            await asyncio.sleep(TICK)
+            await asyncio.sleep(settings.LIVE_TICK)
             try:
                 await self._resync()
             except Exception:  # the database away for a moment: the next tick tries again
@@ -202,6 +273,11 @@ def _versions(ids: list[str]) -> dict[str, int]:
 
 versions = sync_to_async(_versions, thread_sensitive=False)
 
+
+async def _version(game_id: str) -> int | None:
+    return (await versions([game_id])).get(game_id)
+
+
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
 
 
@@ -242,19 +318,13 @@ async def stream(scope: Mapping[str, Any], receive: Receive, send: Send, game_id
         return
     center = hub()
     client = str((scope.get("client") or ("?",))[0])
-    if center.clients[client] >= PER_CLIENT:
-        message = f"Too Many Requests: at most {PER_CLIENT} open streams from one address.\n"
-        await _answer(send, 429, message, (b"retry-after", b"30"))
-        return
-    center.clients[client] += 1
-    watcher = center.subscribe(game_id, -1)  # first, so that no change slips between read and wait
     try:
-        found = await versions([game_id])
-        if game_id not in found:
-            await _answer(send, 404, "Not Found: no game at this address.\n")
-            return
-        current = found[game_id]
-        watcher.latest = max(watcher.latest, current)
+        channel = await center.join(game_id, client)
+    except Refused as exc:
+        extra = [(b"retry-after", b"30")] if exc.status in (429, 503) else []
+        await _answer(send, exc.status, str(exc), *extra)
+        return
+    try:
         headers = [
             (b"content-type", b"text/event-stream; charset=utf-8"),
             (b"cache-control", b"no-cache"),
@@ -267,42 +337,36 @@ async def stream(scope: Mapping[str, Any], receive: Receive, send: Send, game_id
         seen = last_seen(scope)
         first = f"retry: {RETRY_MS}\n\n".encode()
         if seen is None:
-            first += f"id: {watcher.latest}\n\n".encode()  # where the client stands; no event
-            seen = watcher.latest
-        elif seen < watcher.latest:
-            first += event(watcher.latest)
-            seen = watcher.latest
+            first += f"id: {channel.version}\n\n".encode()  # where the client stands; no event
+            seen = channel.version
+        elif seen < channel.version:
+            first += event(channel.version)
+            seen = channel.version
         await send({"type": "http.response.body", "body": first, "more_body": True})
-        await _follow(center, watcher, seen, receive, send)
+        await _follow(center, channel, seen, receive, send)
     finally:
-        center.unsubscribe(watcher)
-        center.clients[client] -= 1
-        if center.clients[client] <= 0:
-            del center.clients[client]
+        center.leave(game_id, client)
 
 
-async def _follow(center: Hub, watcher: Watcher, seen: int, receive: Receive, send: Send) -> None:
+async def _follow(center: Hub, channel: Channel, seen: int, receive: Receive, send: Send) -> None:
     gone = asyncio.ensure_future(_disconnected(receive))
     closing = asyncio.ensure_future(center.closing.wait())
     try:
         while True:
-            watcher.changed.clear()
-            if watcher.latest > seen:
-                seen = watcher.latest
+            if channel.version > seen:
+                seen = channel.version
                 await send({"type": "http.response.body", "body": event(seen), "more_body": True})
                 continue
-            changed = asyncio.ensure_future(watcher.changed.wait())
-            done, _pending = await asyncio.wait(
-                {changed, gone, closing}, timeout=HEARTBEAT, return_when="FIRST_COMPLETED"
-            )
-            changed.cancel()
+            beat = center.beat
+            waits: set[asyncio.Future[Any]] = {channel.changed, beat, gone, closing}
+            done, _pending = await asyncio.wait(waits, return_when="FIRST_COMPLETED")
             if gone in done:
                 return
             if closing in done:
                 # The server is stopping: say when to come back, and end (the browser reconnects).
                 await send({"type": "http.response.body", "body": b": closing\nretry: 500\n\n", "more_body": False})
                 return
-            if not done:
+            if beat in done and channel.version <= seen:
                 await send({"type": "http.response.body", "body": b": keep-alive\n\n", "more_body": True})
     except OSError:
         return  # the client went away mid-write

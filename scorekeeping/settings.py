@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_int, env_list, env_str
+from .env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -172,6 +172,34 @@ RATE_LIMITS = {
     "token": (env_int("RATE_LIMIT_TOKEN", 10), 600),  # wrong edit tokens in ten minutes
     "login": (env_int("RATE_LIMIT_LOGIN", 10), 600),  # wrong admin passwords in ten minutes
 }
+
+# What one server process holds (scorekeeping/capacity.py derives the rest from its open-file limit).
+LIVE_HEARTBEAT = env_float("LIVE_HEARTBEAT", 20)  # seconds between a stream's keep-alive comments
+LIVE_TICK = env_float("LIVE_TICK", 0.2)  # SQLite: seconds between looks at the open games' versions
+LIVE_STREAMS_MAX = env_int("LIVE_STREAMS_MAX", 0)  # 0: three quarters of the connections the open files allow
+LIVE_STREAMS_PER_GAME = env_int("LIVE_STREAMS_PER_GAME", 1000)  # one game's followers, per process
+LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 50)  # one address on one game, per process
+LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 0)  # one address in all; 0: a quarter of the streams
+PENDING_PER_ADDRESS = env_int("PENDING_PER_ADDRESS", 64)  # connections one address may hold while sending headers
+HEADER_TIMEOUT = env_float("HEADER_TIMEOUT", 10)  # seconds a client may take to send its request's headers
+GAME_WRITES_IN_FLIGHT = env_int("GAME_WRITES_IN_FLIGHT", 0)  # 0: a quarter of the database pool (at least 2)
+for _name, _value in (
+    ("LIVE_HEARTBEAT", LIVE_HEARTBEAT),
+    ("LIVE_TICK", LIVE_TICK),
+    ("LIVE_STREAMS_PER_GAME", LIVE_STREAMS_PER_GAME),
+    ("LIVE_STREAMS_PER_CLIENT", LIVE_STREAMS_PER_CLIENT),
+    ("PENDING_PER_ADDRESS", PENDING_PER_ADDRESS),
+    ("HEADER_TIMEOUT", HEADER_TIMEOUT),
+):
+    if not 0 < _value <= 1_000_000:
+        raise ImproperlyConfigured(f"{_name} must be above 0 (and at most 1,000,000), not {_value}")
+for _name, _value, _most in (
+    ("LIVE_STREAMS_MAX", LIVE_STREAMS_MAX, 1_000_000),
+    ("LIVE_STREAMS_PER_ADDRESS", LIVE_STREAMS_PER_ADDRESS, 1_000_000),
+    ("GAME_WRITES_IN_FLIGHT", GAME_WRITES_IN_FLIGHT, 1000),
+):
+    if not 0 <= _value <= _most:
+        raise ImproperlyConfigured(f"{_name} must be from 0 to {_most:,}, not {_value}")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

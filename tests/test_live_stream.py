@@ -48,8 +48,8 @@ def record(port, game_id, token, number):
 class Stream:
     """An EventSource's side of the wire: raw HTTP/1.1, blocks read as they arrive."""
 
-    def __init__(self, port, game_id, headers=None, query=""):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, game_id, headers=None, query="", source="127.0.0.1"):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
         extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         request = (
             f"GET /g/{game_id}/events/{query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{extra}\r\n"
@@ -209,3 +209,21 @@ def test_one_address_may_hold_only_so_many_streams(tmp_path, database):
         time.sleep(0.3)  # both closed: the address may open streams again
         with stream(port, game_id) as again:
             assert again.status == 200
+
+
+def test_one_game_and_one_process_may_hold_only_so_many_streams(tmp_path, database):
+    env = {"LIVE_STREAMS_PER_GAME": "3", "LIVE_STREAMS_MAX": "5", "LIVE_STREAMS_PER_ADDRESS": "5"}
+    with serving(tmp_path, database, workers=1, env=env) as (port, _log):
+        busy, quiet = new_game(port)[0], new_game(port)[0]
+        # Three phones at three addresses on one game; a fourth, from yet another address, is refused.
+        with stream(port, busy, source="127.0.0.2") as a, stream(port, busy, source="127.0.0.3") as b:
+            with stream(port, busy, source="127.0.0.4") as c:
+                assert a.status == b.status == c.status == 200
+                with stream(port, busy, source="127.0.0.5") as d:
+                    assert d.status == 429 and "retry-after: 30" in d.head
+                # Another table is not touched by the crowd on the first; the process's own cap is 5.
+                with stream(port, quiet) as e, stream(port, quiet) as f:
+                    assert e.status == f.status == 200
+                    with stream(port, quiet) as g:
+                        assert g.status == 503 and "retry-after: 30" in g.head
+                    assert urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{quiet}/", timeout=5).status == 200
