@@ -7,7 +7,8 @@ below the limit, with room left for ordinary requests:
 - ``open_files``: the soft limit, raised to the hard one when the server starts
   (``raise_open_files``; a desktop's usual soft limit is 1,024, its hard one far more).
 - ``connections``: the sockets one process holds at most, ``open_files`` less what the process
-  needs besides (its database connections, log files, the listening socket). A new connection
+  needs besides (its database connections, log files, the listening socket, and room for the
+  connections asyncio accepts at once, ``BACKLOG``). A new connection
   past it closes the oldest one still sending its headers (``scorekeeping.worker``); when there
   is none, the request is answered 503 (uvicorn's ``limit_concurrency``).
 - ``streams``: change streams (``scorekeeping.live``) at most: three quarters of
@@ -28,6 +29,9 @@ from dataclasses import dataclass
 from django.conf import settings
 
 RESERVE = 64  # files a process needs besides its clients' sockets: logs, pipes, the listener, libraries
+# Connections the kernel queues for the server (gunicorn's --backlog): asyncio accepts up to this
+# many in one go, before the server can close any, so that many files are kept free for them.
+BACKLOG = 128
 MOST_OPEN_FILES = 1_048_576
 
 
@@ -54,7 +58,7 @@ class Capacity:
 
 def derive(open_files: int) -> Capacity:
     pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("max_size", 0)
-    connections = max(32, open_files - RESERVE - 2 * pool)
+    connections = max(32, open_files - RESERVE - BACKLOG - 2 * pool)
     streams = max(1, connections * 3 // 4)
     if settings.LIVE_STREAMS_MAX:
         streams = min(streams, settings.LIVE_STREAMS_MAX)

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .capacity import BACKLOG
+
 if TYPE_CHECKING:
     from .tls import Files as tls_files
 
@@ -26,7 +28,7 @@ def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_f
         "gunicorn",
         "scorekeeping.asgi:application",
         "--worker-class",
-        "uvicorn_worker.UvicornWorker",
+        "scorekeeping.worker.Worker",
         "--bind",
         bind,
         "--workers",
@@ -37,6 +39,8 @@ def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_f
         "10",
         "--keep-alive",
         "5",
+        "--backlog",
+        str(BACKLOG),
         "--forwarded-allow-ips",
         os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
         *secure,

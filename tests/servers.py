@@ -1,6 +1,7 @@
 """Real server processes for the tests: the start command's server (``scorekeeping.server``)."""
 
 import os
+import resource
 import secrets
 import subprocess
 import sys
@@ -29,7 +30,9 @@ def get(port, path, timeout=5.0, context=None):
 
 
 @contextmanager
-def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=None, context=None):
+def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=None, context=None, open_files=None):
+    """The start command's server on ``database_url``; ``open_files`` sets its soft and hard limit
+    on open files (a desktop's usual 1,024, say), which the server cannot raise past."""
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "scorekeeping.settings_test",
@@ -49,6 +52,9 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=No
             env=environment,
             stdout=out,
             stderr=out,
+            preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files)))
+            if open_files
+            else None,
         )
     try:
         deadline = time.monotonic() + 30

@@ -2,7 +2,9 @@
 server over PostgreSQL (two processes, as two machines on one database)."""
 
 import json
+import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -69,3 +71,85 @@ def test_forty_right_token_writes_and_forty_reads_at_once_from_one_address_are_a
     assert status == 200  # a read: it sees what anyone may
     status, _body = call(port, "POST", f"/api/games/{games[0]['id']}/rounds/", round_1, "guess")
     assert status == 403
+
+
+class Trickle:
+    """Sockets that send a request's headers one line at a time, as a slow-loris attacker does."""
+
+    def __init__(self, port, count, addresses):
+        self.port, self.socks = port, []
+        for i in range(count):
+            try:
+                sock = socket.create_connection(
+                    ("127.0.0.1", port), timeout=2, source_address=(addresses[i % len(addresses)], 0)
+                )
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+                self.socks.append(sock)
+            except OSError:
+                pass
+
+    def step(self, n):
+        alive = []
+        for sock in self.socks:
+            try:
+                sock.sendall(f"X-Trickle-{n}: 1\r\n".encode())
+                alive.append(sock)
+            except OSError:
+                sock.close()
+        self.socks = alive
+
+    def close(self):
+        for sock in self.socks:
+            sock.close()
+
+
+def timed_get(port, path):
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except OSError:
+        status = None
+    return status, time.perf_counter() - start
+
+
+def test_slow_header_senders_from_many_addresses_never_starve_the_others(tmp_path):
+    env = {"HEADER_TIMEOUT": "3"}
+    url = f"sqlite:///{tmp_path / 'slow.sqlite3'}"
+    with serving(tmp_path, url, workers=1, env=env, open_files=1024) as (port, log):
+        _status, game = call(port, "POST", "/api/games/", {"players": ["Ana", "Ben"], "first_dealer": "Ana"})
+        attack = Trickle(port, 1500, [f"127.0.0.{i}" for i in range(2, 17)])
+        answers = []
+        try:
+            for n in range(5):
+                attack.step(n)
+                for path in ("/healthz", f"/g/{game['id']}/"):
+                    answers.append(timed_get(port, path))
+        finally:
+            attack.close()
+        assert all(status == 200 for status, _took in answers), answers
+        assert max(took for _status, took in answers) < 1.0, answers
+        assert "closed connections that had not sent their headers" in log.read_text()
+
+
+def test_headers_sent_too_slowly_close_the_connection(tmp_path):
+    url = f"sqlite:///{tmp_path / 'slow.sqlite3'}"
+    with serving(tmp_path, url, workers=1, env={"HEADER_TIMEOUT": "1"}) as (port, _log):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        start = time.monotonic()
+        assert sock.recv(100) == b""  # closed by the server
+        assert 0.8 < time.monotonic() - start < 3
+        sock.close()
+        # A kept-alive connection whose next request trickles is closed too; its first was answered.
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\n")
+        start = time.monotonic()
+        received = b""
+        while chunk := sock.recv(1000):
+            received += chunk
+        assert time.monotonic() - start < 3
+        assert received.startswith(b"HTTP/1.1 200") and received.count(b"HTTP/1.1") == 1
+        sock.close()

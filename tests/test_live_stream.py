@@ -216,14 +216,17 @@ def test_one_game_and_one_process_may_hold_only_so_many_streams(tmp_path, databa
     with serving(tmp_path, database, workers=1, env=env) as (port, _log):
         busy, quiet = new_game(port)[0], new_game(port)[0]
         # Three phones at three addresses on one game; a fourth, from yet another address, is refused.
-        with stream(port, busy, source="127.0.0.2") as a, stream(port, busy, source="127.0.0.3") as b:
-            with stream(port, busy, source="127.0.0.4") as c:
-                assert a.status == b.status == c.status == 200
-                with stream(port, busy, source="127.0.0.5") as d:
-                    assert d.status == 429 and "retry-after: 30" in d.head
-                # Another table is not touched by the crowd on the first; the process's own cap is 5.
-                with stream(port, quiet) as e, stream(port, quiet) as f:
-                    assert e.status == f.status == 200
-                    with stream(port, quiet) as g:
-                        assert g.status == 503 and "retry-after: 30" in g.head
-                    assert urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{quiet}/", timeout=5).status == 200
+        with (
+            stream(port, busy, source="127.0.0.2") as a,
+            stream(port, busy, source="127.0.0.3") as b,
+            stream(port, busy, source="127.0.0.4") as c,
+        ):
+            assert a.status == b.status == c.status == 200
+            with stream(port, busy, source="127.0.0.5") as d:
+                assert d.status == 429 and "retry-after: 30" in d.head
+            # Another table is not touched by the crowd on the first; the process's own cap is 5.
+            with stream(port, quiet) as e, stream(port, quiet) as f:
+                assert e.status == f.status == 200
+                with stream(port, quiet) as g:
+                    assert g.status == 503 and "retry-after: 30" in g.head
+                assert urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{quiet}/", timeout=5).status == 200
