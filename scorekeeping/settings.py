@@ -61,6 +61,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "scorekeeping.middleware.SecureCookiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "scorekeeping.gate.GameWriteGate",
     "scorekeeping.health.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

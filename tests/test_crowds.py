@@ -153,3 +153,36 @@ def test_headers_sent_too_slowly_close_the_connection(tmp_path):
         assert time.monotonic() - start < 3
         assert received.startswith(b"HTTP/1.1 200") and received.count(b"HTTP/1.1") == 1
         sock.close()
+
+
+def test_a_burst_of_writes_on_one_game_leaves_the_pool_to_the_other_tables(tmp_path):
+    env = {"RATE_LIMIT_CREATE": "1000", "DATABASE_POOL_SIZE": "4"}
+    with scratch_postgres("burst") as url, serving(tmp_path, url, workers=1, env=env) as (port, _log):
+        table = {"players": ["Ana", "Ben", "Cy", "Dee"], "first_dealer": "Ana"}
+        (_s, busy), (_t, other) = call(port, "POST", "/api/games/", table), call(port, "POST", "/api/games/", table)
+        for game in (busy, other):
+            status, _body = call(
+                port, "PUT", f"/api/games/{game['id']}/draft/", {"number": 1, "winner": "Ana"}, game["edit_token"]
+            )
+            assert status == 200
+        burst_path = f"/api/games/{busy['id']}/draft/hands/Ben/"
+        burst = [lambda: call(port, "PUT", burst_path, {"cards": "5C KH"}, busy["edit_token"]) for _ in range(120)]
+        others = []
+
+        def other_table():
+            for n in range(12):
+                start = time.perf_counter()
+                if n % 3:
+                    status, _body = call(port, "GET", f"/api/games/{other['id']}/")
+                else:
+                    hand = {"cards": "7C" if n % 2 else "8C"}
+                    status, _body = call(
+                        port, "PUT", f"/api/games/{other['id']}/draft/hands/Cy/", hand, other["edit_token"]
+                    )
+                others.append((status, time.perf_counter() - start))
+
+        answers = at_once([*burst, other_table])
+        statuses = {status for status, _body in answers[:-1]}
+        assert statuses <= {200, 429}, statuses  # the burst is served or told to slow down; never a 5xx
+        assert {status for status, _took in others} == {200}, others
+        assert max(took for _status, took in others) < 0.5, others  # 1.5-1.8 s without the gate
