@@ -54,7 +54,7 @@ class Side:
 
 
 @contextmanager
-def _database(label: str, folder: Path) -> Iterator[str]:
+def database(label: str, folder: Path) -> Iterator[str]:
     """A new, empty database for one tree: its URL; dropped afterwards."""
     if connection.vendor != "postgresql":
         yield f"sqlite:///{folder / f'{label}.sqlite3'}"
@@ -73,14 +73,32 @@ def _database(label: str, folder: Path) -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _environment(tree: Path, database: str) -> dict[str, str]:
+def checkout(commit: str, folder: Path) -> Path:
+    """``commit``'s files (``git archive``) in ``folder``."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def short_commit(rev: str) -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "--verify", "--short", f"{rev}^{{commit}}"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+
+
+def environment(tree: Path, database: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env |= {"DATABASE_URL": database, "SECRET_KEY": secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
     env |= {"PYTHONPATH": str(tree), "DJANGO_SETTINGS_MODULE": "scorekeeping.settings"}
     return env
 
 
-def _prepare(tree: Path, env: dict[str, str]) -> None:
+def prepare(tree: Path, env: dict[str, str]) -> None:
     """What the start command does before it serves: catalogues, migrations, static files."""
     python = sys.executable
     steps = [
@@ -124,12 +142,12 @@ def _game(label: str, port: int) -> Side:
         (
             line.split(b":", 1)[1].split(b";")[0].strip().decode()
             for line in head.split(b"\r\n")
-            if line.lower().startswith(b"set-cookie:") and b"sessionid=" in line
+            if line.lower().startswith(b"set-cookie:") and (b"sessionid=" in line or b"games=" in line)
         ),
         "",
     )
     if not cookie:
-        raise RuntimeError(f"{label}: the table page set no session cookie")
+        raise RuntimeError(f"{label}: the table page set no cookie")
     return Side(
         label,
         port,
@@ -161,14 +179,11 @@ async def _interleaved(sides: list[Side], repeat: int) -> dict[str, dict[str, fl
 def _measure(commit: str, repeat: int) -> tuple[dict[str, dict[str, float]], list[Side]]:
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         folder = Path(tmp)
-        before = folder / "before"
-        before.mkdir()
-        archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, check=True, capture_output=True)
-        subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
+        before = checkout(commit, folder / "before")
         sides = []
         for label, tree in ((f"before ({commit})", before), ("now (this tree)", ROOT)):
-            env = _environment(tree, stack.enter_context(_database(label.split()[0], folder)))
-            _prepare(tree, env)
+            env = environment(tree, stack.enter_context(database(label.split()[0], folder)))
+            prepare(tree, env)
             port, _pids = stack.enter_context(pinned_server(0, tree=tree, env=env))
             sides.append(_game(label, port))
         medians = asyncio.run(_interleaved(sides, repeat))
@@ -177,13 +192,7 @@ def _measure(commit: str, repeat: int) -> tuple[dict[str, dict[str, float]], lis
 
 def against(rev: str, write: Callable[[str], Any], repeat: int = 200) -> list[str]:
     """Measure REV's tree and this one side by side; print each median and ratio; return what missed."""
-    commit = subprocess.run(
-        ["git", "rev-parse", "--verify", "--short", f"{rev}^{{commit}}"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    commit = short_commit(rev)
     cores = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {1})  # the client on the other core than the servers
     try:

@@ -16,7 +16,9 @@ game): run it on a database of its own.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import resource
 import secrets
 import statistics
 import subprocess
@@ -183,21 +185,31 @@ _WRITES = {"INSERT", "UPDATE", "DELETE", "BEGIN", "SAVEPOINT"}
 
 @contextmanager
 def pinned_server(
-    core: int = 0, *, tree: Path = ROOT, env: dict[str, str] | None = None
+    core: int = 0,
+    *,
+    tree: Path = ROOT,
+    env: dict[str, str] | None = None,
+    lift_caps: bool = True,
+    open_files: int | None = None,
 ) -> Iterator[tuple[int, list[int]]]:
     """The start command's server with one worker on one core, serving ``tree`` (this one, or
-    another commit's files) with ``env`` (this process's); yields its port and its pids."""
+    another commit's files, each with its own command) with ``env`` (this process's); yields its
+    port and its pids. ``lift_caps``: the load comes from one address here, so the per-address and
+    per-game stream caps are lifted; ``open_files``: the server's soft and hard limit on open files."""
     port = server.free_port()
     env = dict(os.environ if env is None else env)
     env |= {"SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
-    # Every phone of the load comes from one address, on a few games, here.
-    env |= {
-        "LIVE_STREAMS_PER_CLIENT": "1000000",
-        "LIVE_STREAMS_PER_ADDRESS": "1000000",
-        "LIVE_STREAMS_PER_GAME": "1000000",
-    }
-    argv = ["taskset", "-c", str(core), *server.command(bind=f"127.0.0.1:{port}", workers=1, python=sys.executable)]
-    process = subprocess.Popen(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if lift_caps:
+        env |= {f"LIVE_STREAMS_PER_{cap}": "1000000" for cap in ("CLIENT", "ADDRESS", "GAME")}
+    argv = ["taskset", "-c", str(core), *tree_command(tree, env, f"127.0.0.1:{port}")]
+
+    def limit() -> None:
+        if open_files:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
+    process = subprocess.Popen(
+        argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limit
+    )
     try:
         server.wait_until_listening(port, process)
         time.sleep(1.0)  # the worker boots behind the master's socket
@@ -206,6 +218,16 @@ def pinned_server(
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def tree_command(tree: Path, env: dict[str, str], bind: str) -> list[str]:
+    """The command ``tree``'s own start command runs (its ``scorekeeping.server.command``)."""
+    if tree == ROOT:
+        return server.command(bind=bind, workers=1, python=sys.executable)
+    code = f"import json; from scorekeeping.server import command; print(json.dumps(command(bind={bind!r}, workers=1)))"
+    found = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, check=True, capture_output=True, text=True)
+    argv: list[str] = json.loads(found.stdout)
+    return argv
 
 
 def rss_mb(pids: list[int]) -> float:

@@ -69,18 +69,46 @@ def announce(game: Game) -> None:
 class Channel:
     """One game's streams in this process: the newest version known, and ONE future that all of
     them wait on. A change resolves it (and puts a new one in its place): one wake-up per game
-    per change, however many streams watch it, with no timer or task made per stream."""
+    per change, however many streams watch it, with no timer or task made per stream.
+
+    Changes closer together than ``LIVE_COALESCE`` seconds (0.5) are told as one, at the end of
+    that window: the first change of a quiet game goes out at once, and a game written five
+    times a second wakes its streams twice a second, not five times. Each event names the newest
+    version, and what a phone fetches then is the newest state, so nothing is lost."""
 
     def __init__(self, version: int) -> None:
         self.version = version
         self.streams = 0
-        self.changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.loop = asyncio.get_running_loop()
+        self.changed: asyncio.Future[str] = self.loop.create_future()
+        self.told_at = -1e9  # when the streams were last woken for a change
+        self.deferred: asyncio.TimerHandle | None = None
 
     def publish(self, version: int) -> None:
-        if version > self.version:
-            self.version = version
-            changed, self.changed = self.changed, asyncio.get_running_loop().create_future()
-            changed.set_result(None)
+        if version <= self.version:
+            return
+        self.version = version
+        if self.deferred is not None:
+            return  # told with the change already waiting
+        wait = self.told_at + settings.LIVE_COALESCE - self.loop.time()
+        if wait <= 0:
+            self.wake("change")
+        else:
+            self.deferred = self.loop.call_later(wait, self.wake, "change")
+
+    def wake(self, why: str) -> None:
+        """Wake every stream of the game: for a ``change``, a ``beat`` (keep-alive) or ``closing``."""
+        if why == "change":
+            self.told_at = self.loop.time()
+            if self.deferred is not None:
+                self.deferred.cancel()
+                self.deferred = None
+        changed, self.changed = self.changed, self.loop.create_future()
+        changed.set_result(why)
+
+    def close(self) -> None:
+        if self.deferred is not None:
+            self.deferred.cancel()
 
 
 class Refused(Exception):
@@ -102,7 +130,6 @@ class Hub:
         self.closing = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.beat_task: asyncio.Task[None] | None = None
-        self.beat: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.listening = asyncio.Event()  # PostgreSQL: the LISTEN is in place
 
     def start(self) -> None:
@@ -146,6 +173,7 @@ class Hub:
         if channel is not None:
             channel.streams -= 1
             if channel.streams <= 0:
+                channel.close()
                 del self.channels[game_id]
 
     def _uncount(self, client: str, game_id: str) -> None:
@@ -184,11 +212,15 @@ class Hub:
                 self.publish(game_id, version)
 
     async def _beat(self) -> None:
-        """One timer for every stream of the process: each beat, they all send a keep-alive comment."""
+        """One timer for every stream of the process: each beat, they all send a keep-alive comment;
+        when the server stops, they all end."""
+        closing = asyncio.ensure_future(self.closing.wait())
         while True:
-            await asyncio.sleep(settings.LIVE_HEARTBEAT)
-            beat, self.beat = self.beat, asyncio.get_running_loop().create_future()
-            beat.set_result(None)
+            done, _pending = await asyncio.wait({closing}, timeout=settings.LIVE_HEARTBEAT)
+            for channel in list(self.channels.values()):
+                channel.wake("closing" if done else "beat")
+            if done:
+                return
 
     async def _watch(self) -> None:
         """SQLite: one query per tick for every game with an open stream in this process."""
@@ -349,30 +381,38 @@ async def stream(scope: Mapping[str, Any], receive: Receive, send: Send, game_id
 
 
 async def _follow(center: Hub, channel: Channel, seen: int, receive: Receive, send: Send) -> None:
-    gone = asyncio.ensure_future(_disconnected(receive))
-    closing = asyncio.ensure_future(center.closing.wait())
+    """Send each change (and each heartbeat) until the client leaves or the server stops. The
+    stream waits on its game's one future only; a task of its own watches for the client leaving
+    and cancels it."""
+    me = asyncio.current_task()
+    assert me is not None
+
+    async def watch() -> None:
+        await _disconnected(receive)
+        me.cancel()
+
+    gone = asyncio.ensure_future(watch())
     try:
         while True:
-            if channel.version > seen:
-                seen = channel.version
-                await send({"type": "http.response.body", "body": event(seen), "more_body": True})
-                continue
-            beat = center.beat
-            waits: set[asyncio.Future[Any]] = {channel.changed, beat, gone, closing}
-            done, _pending = await asyncio.wait(waits, return_when="FIRST_COMPLETED")
-            if gone in done:
-                return
-            if closing in done:
+            if center.closing.is_set():
                 # The server is stopping: say when to come back, and end (the browser reconnects).
                 await send({"type": "http.response.body", "body": b": closing\nretry: 500\n\n", "more_body": False})
                 return
-            if beat in done and channel.version <= seen:
+            if channel.version > seen and channel.deferred is None:
+                seen = channel.version
+                await send({"type": "http.response.body", "body": event(seen), "more_body": True})
+                continue
+            why = await channel.changed
+            if why == "beat":
                 await send({"type": "http.response.body", "body": b": keep-alive\n\n", "more_body": True})
+    except asyncio.CancelledError:
+        if not gone.done():
+            raise  # not the client leaving: the server's own cancellation
+        me.uncancel()
     except OSError:
         return  # the client went away mid-write
     finally:
         gone.cancel()
-        closing.cancel()
 
 
 async def _disconnected(receive: Receive) -> None:

@@ -177,6 +177,7 @@ RATE_LIMITS = {
 # What one server process holds (scorekeeping/capacity.py derives the rest from its open-file limit).
 LIVE_HEARTBEAT = env_float("LIVE_HEARTBEAT", 20)  # seconds between a stream's keep-alive comments
 LIVE_TICK = env_float("LIVE_TICK", 0.2)  # SQLite: seconds between looks at the open games' versions
+LIVE_COALESCE = env_float("LIVE_COALESCE", 0.5)  # changes of one game closer than this are told as one
 LIVE_STREAMS_MAX = env_int("LIVE_STREAMS_MAX", 0)  # 0: three quarters of the connections the open files allow
 LIVE_STREAMS_PER_GAME = env_int("LIVE_STREAMS_PER_GAME", 1000)  # one game's followers, per process
 LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 50)  # one address on one game, per process
@@ -198,6 +199,7 @@ for _name, _value, _most in (
     ("LIVE_STREAMS_MAX", LIVE_STREAMS_MAX, 1_000_000),
     ("LIVE_STREAMS_PER_ADDRESS", LIVE_STREAMS_PER_ADDRESS, 1_000_000),
     ("GAME_WRITES_IN_FLIGHT", GAME_WRITES_IN_FLIGHT, 1000),
+    ("LIVE_COALESCE", LIVE_COALESCE, 60),
 ):
     if not 0 <= _value <= _most:
         raise ImproperlyConfigured(f"{_name} must be from 0 to {_most:,}, not {_value}")

@@ -1,39 +1,71 @@
 """A change costs a process one wake-up per game, however many streams watch it: no timer and no
-task is made per stream per change (``scorekeeping.live``)."""
+task is made per stream per change, and a game written faster than ``LIVE_COALESCE`` wakes its
+streams no more often than that (``scorekeeping.live``)."""
 
 import asyncio
 
 from scorekeeping import live
 
 
-def test_a_change_reaches_a_thousand_streams_with_no_timer_or_task_made_per_stream():
+async def _streams(center, channel, count):
+    loop = asyncio.get_running_loop()
+    sent: list[bytes] = []
+    hang = loop.create_future()
+
+    async def receive():
+        await hang
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message["body"])
+
+    followers = [loop.create_task(live._follow(center, channel, channel.version, receive, send)) for _ in range(count)]
+    await asyncio.sleep(0.01)  # every stream waits
+
+    async def leave():
+        if not hang.done():  # streams that ended by themselves cancelled their wait for the client
+            hang.set_result(None)
+        await asyncio.gather(*followers)
+        assert all(f.done() and not f.cancelled() for f in followers)
+
+    return sent, leave
+
+
+def test_a_change_reaches_a_thousand_streams_with_no_timer_or_task_made_per_stream(settings):
+    settings.LIVE_COALESCE = 0
+
     async def scenario():
         loop = asyncio.get_running_loop()
-        center = live.Hub()
         channel = live.Channel(version=1)
-        sent: list[bytes] = []
-        hang = loop.create_future()
-
-        async def receive():
-            await hang
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message["body"])
-
-        followers = [loop.create_task(live._follow(center, channel, 1, receive, send)) for _ in range(1000)]
-        await asyncio.sleep(0.01)  # every stream waits
+        sent, leave = await _streams(live.Hub(), channel, 1000)
         timers, tasks = len(loop._scheduled), len(asyncio.all_tasks())
         for version in (2, 3, 4):
             channel.publish(version)
             await asyncio.sleep(0.01)
             assert len(loop._scheduled) == timers and len(asyncio.all_tasks()) == tasks
         assert timers <= 1  # asyncio.sleep's own; none per stream
-        # Each stream got each change once, in order (a stream that was slower may skip straight to the newest).
-        assert sent.count(live.event(4)) == 1000 and len(sent) <= 3000
-        hang.set_result(None)
-        await asyncio.gather(*followers)
-        assert all(f.done() for f in followers)
+        assert [sent.count(live.event(v)) for v in (2, 3, 4)] == [1000, 1000, 1000]
+        await leave()
+
+    asyncio.run(scenario())
+
+
+def test_changes_closer_than_the_window_are_told_as_one(settings):
+    settings.LIVE_COALESCE = 0.2
+
+    async def scenario():
+        channel = live.Channel(version=1)
+        sent, leave = await _streams(live.Hub(), channel, 100)
+        channel.publish(2)  # a quiet game's change goes out at once
+        await asyncio.sleep(0.01)
+        assert sent.count(live.event(2)) == 100
+        for version in (3, 4, 5):  # three more within the window: one event, the newest, at its end
+            channel.publish(version)
+            await asyncio.sleep(0.01)
+        assert len(sent) == 100
+        await asyncio.sleep(0.25)
+        assert sent.count(live.event(5)) == 100 and len(sent) == 200
+        await leave()
 
     asyncio.run(scenario())
 
@@ -44,23 +76,16 @@ def test_the_heartbeat_is_one_timer_for_every_stream(settings):
     async def scenario():
         loop = asyncio.get_running_loop()
         center = live.Hub()
-        beats = loop.create_task(center._beat())
         channel = live.Channel(version=1)
-        sent: list[bytes] = []
-        hang = loop.create_future()
-
-        async def receive():
-            await hang
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message["body"])
-
-        followers = [loop.create_task(live._follow(center, channel, 1, receive, send)) for _ in range(200)]
+        center.channels["g"] = channel
+        beats = loop.create_task(center._beat())
+        sent, leave = await _streams(center, channel, 200)
         await asyncio.sleep(0.12)
         assert 200 <= sent.count(b": keep-alive\n\n") <= 600 and len(loop._scheduled) <= 2
-        hang.set_result(None)
-        beats.cancel()
-        await asyncio.gather(*followers)
+        center.closing.set()  # the server stops: every stream says when to come back, and ends
+        await asyncio.sleep(0.01)
+        assert sent.count(b": closing\nretry: 500\n\n") == 200
+        await beats
+        await leave()
 
     asyncio.run(scenario())

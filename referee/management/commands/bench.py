@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from referee.benchmarks import check_throughput, engine_results, http_latency
 from referee.engine.solver import MAX_STEPS
 from scorekeeping.bench_against import against
+from scorekeeping.bench_crowds import crowds
 from scorekeeping.benchmarks import live_bench
 
 
@@ -25,6 +26,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--against", metavar="REV", help="only page and API latency: this tree and commit REV's, side by side"
         )
+        parser.add_argument(
+            "--crowds", action="store_true", help="only crowds and attackers: streams on one game, slow headers"
+        )
+        parser.add_argument("--before", metavar="REV", help="with --crowds: measure commit REV's tree first")
+        parser.add_argument("--crowd-seconds", type=float, default=20.0, help="each --crowds scenario's length")
 
     def handle(
         self, *args: Any, seconds: float, repeat: int, requests: int, seed: int, no_http: bool, **opts: Any
@@ -33,6 +39,11 @@ class Command(BaseCommand):
             slower = against(opts["against"], self.stdout.write, repeat=requests // 2)
             if slower:
                 raise CommandError("missed targets: " + "; ".join(slower))
+            return
+        if opts.get("crowds"):
+            crowded = crowds(self.stdout.write, before=opts.get("before"), seconds=opts["crowd_seconds"])
+            if crowded:
+                raise CommandError("missed targets: " + "; ".join(crowded))
             return
         if opts.get("live"):
             live_bench(self.stdout.write, streams=opts["streams"], phones=opts["phones"])
