@@ -402,7 +402,9 @@ async def _follow(center: Hub, channel: Channel, seen: int, receive: Receive, se
                 seen = channel.version
                 await send({"type": "http.response.body", "body": event(seen), "more_body": True})
                 continue
-            why = await channel.changed
+            # Shielded: this stream's cancellation (its client left) must not cancel the one
+            # future every other stream of the game waits on.
+            why = await asyncio.shield(channel.changed)
             if why == "beat":
                 await send({"type": "http.response.body", "body": b": keep-alive\n\n", "more_body": True})
     except asyncio.CancelledError:

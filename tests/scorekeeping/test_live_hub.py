@@ -3,8 +3,26 @@ task is made per stream per change, and a game written faster than ``LIVE_COALES
 streams no more often than that (``scorekeeping.live``)."""
 
 import asyncio
+import threading
 
 from scorekeeping import live
+
+
+def run(scenario):
+    """Run a scenario on an event loop of its own thread (a browser test may hold this thread's)."""
+    failure = []
+
+    def target():
+        try:
+            asyncio.run(scenario)
+        except BaseException as exc:  # reported in the test's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(30)
+    if failure:
+        raise failure[0]
 
 
 async def _streams(center, channel, count):
@@ -47,7 +65,7 @@ def test_a_change_reaches_a_thousand_streams_with_no_timer_or_task_made_per_stre
         assert [sent.count(live.event(v)) for v in (2, 3, 4)] == [1000, 1000, 1000]
         await leave()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_changes_closer_than_the_window_are_told_as_one(settings):
@@ -67,7 +85,7 @@ def test_changes_closer_than_the_window_are_told_as_one(settings):
         assert sent.count(live.event(5)) == 100 and len(sent) == 200
         await leave()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_heartbeat_is_one_timer_for_every_stream(settings):
@@ -88,4 +106,40 @@ def test_the_heartbeat_is_one_timer_for_every_stream(settings):
         await beats
         await leave()
 
-    asyncio.run(scenario())
+    run(scenario())
+
+
+def test_a_stream_whose_client_leaves_leaves_the_others_of_its_game_untouched(settings):
+    settings.LIVE_COALESCE = 0
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        channel = live.Channel(version=1)
+        center = live.Hub()
+        sent: list[bytes] = []
+        leaving, staying = loop.create_future(), loop.create_future()
+
+        def client(gone):
+            async def receive():
+                await gone
+                return {"type": "http.disconnect"}
+
+            return receive
+
+        async def send(message):
+            sent.append(message["body"])
+
+        left = loop.create_task(live._follow(center, channel, 1, client(leaving), send))
+        others = [loop.create_task(live._follow(center, channel, 1, client(staying), send)) for _ in range(5)]
+        await asyncio.sleep(0.01)
+        leaving.set_result(None)  # one phone closes its page
+        await left
+        await asyncio.sleep(0.01)
+        assert not any(t.done() for t in others) and not channel.changed.cancelled()
+        channel.publish(2)
+        await asyncio.sleep(0.01)
+        assert sent.count(live.event(2)) == 5
+        staying.set_result(None)
+        await asyncio.gather(*others)
+
+    run(scenario())
