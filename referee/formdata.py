@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from .engine import card_tokens
+
 T = TypeVar("T")
 
 MAX_DIGITS = 9
@@ -40,8 +42,9 @@ def untap_target(value: str | None) -> tuple[int, int] | None:
 
 
 def untapped(cards: str, index: int) -> str:
-    """The cards without the one at ``index`` (a tap on its chip); unchanged if there is none."""
-    tokens = cards.split()
+    """The cards without the one at ``index`` (a tap on its chip, numbered as the engine reads
+    the cards: "7C,7D 4H" holds three); unchanged if there is none."""
+    tokens = card_tokens(cards)
     if 0 <= index < len(tokens):
         del tokens[index]
     return " ".join(tokens)

@@ -20,6 +20,7 @@ from .engine import (
     RefereeError,
     Rules,
     Verdict,
+    card_tokens,
     find_rules,
     parse_played,
     variants_for,
@@ -127,7 +128,7 @@ class RefereeState:
             return
         group, index, identity = form_int(parts[0], -1), form_int(parts[1], -1), parts[2]
         if 0 <= group < len(self.groups):
-            tokens = self.groups[group].split()
+            tokens = card_tokens(self.groups[group])
             if 0 <= index < len(tokens):
                 tokens[index] = tokens[index].partition("=")[0] + "=" + identity
                 self.groups[group] = " ".join(tokens)
@@ -183,7 +184,7 @@ def _where_declared(state: RefereeState, groups_used: list[int], meld: int, inde
     if state.action in (Action.OPEN, Action.GO_OUT):
         return (groups_used[meld] if meld < len(groups_used) else None), index
     if state.action == Action.LAYOFF and len(state.groups) > 1:
-        on_table = len(state.groups[0].split())
+        on_table = len(card_tokens(state.groups[0]))
         if index >= on_table:
             return 1, index - on_table
     return None, index

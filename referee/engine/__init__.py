@@ -1,6 +1,6 @@
 """The rules engine: pure Python, no Django. Cards, rulesets, checks, solver and penalties."""
 
-from .cards import JOKER, Card, Identity, Played, Suit, format_cards, parse_cards, parse_played
+from .cards import JOKER, Card, Identity, Played, Suit, card_tokens, format_cards, parse_cards, parse_played
 from .checks import Action, Laid, Verdict, check_copies, check_layoff, check_layout, check_swap
 from .errors import (
     CardSyntaxError,
@@ -63,6 +63,7 @@ __all__ = [
     "Verdict",
     "Wilds",
     "card_points",
+    "card_tokens",
     "check_copies",
     "check_layoff",
     "check_layout",

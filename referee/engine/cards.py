@@ -280,7 +280,9 @@ def _why_not_a_card(token: str) -> str:
     return _("expected a rank and a suit such as 7C or 10♥, or JK for a joker")
 
 
-def _tokens(cards: str | Sequence[str]) -> list[str]:
+def card_tokens(cards: str | Sequence[str]) -> list[str]:
+    """The cards' texts as the parser reads them: split on spaces, commas and semicolons.
+    Every path that counts cards (a chip's position, a hand's size) splits with this one."""
     if isinstance(cards, str):
         return [t for t in _SEPARATORS.split(cards.strip()) if t]
     return [str(t) for t in cards]
@@ -289,7 +291,7 @@ def _tokens(cards: str | Sequence[str]) -> list[str]:
 def _parse_each(cards: str | Sequence[str], parse: Callable[[str], T]) -> list[T]:
     """Parse token by token; a bad token raises with its text and its position (1-based)."""
     parsed: list[T] = []
-    for position, token in enumerate(_tokens(cards), start=1):
+    for position, token in enumerate(card_tokens(cards), start=1):
         try:
             parsed.append(parse(token))
         except ValueError as exc:

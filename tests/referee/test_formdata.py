@@ -1,6 +1,6 @@
 import pytest
 
-from referee.formdata import form_int
+from referee.formdata import form_int, untapped
 
 
 @pytest.mark.parametrize(
@@ -13,3 +13,16 @@ from referee.formdata import form_int
 )  # fmt: skip
 def test_form_int_takes_plain_digits_only(text, expected):
     assert form_int(text, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("cards", "index", "expected"),
+    [
+        ("7C,7D 4H", 1, "7C 4H"),  # the chip "Seven of diamonds": commas separate cards as spaces do
+        ("7C;7D  4H", 2, "7C 7D"),
+        ("7C, 7D,4H", 0, "7D 4H"),
+        ("7C 7D", 5, "7C 7D"),
+    ],
+)
+def test_a_chip_tap_takes_out_the_card_the_chip_shows(cards, index, expected):
+    assert untapped(cards, index) == expected
