@@ -88,6 +88,11 @@
     Array.prototype.forEach.call(form.querySelectorAll(".player-entry"), function (block) {
       block.classList.toggle("out", block.dataset.seat === winner.value);
     });
+    // Who went out holds no cards: not offered to tap for (the server renders it so too).
+    Array.prototype.forEach.call(form.querySelectorAll("input[name=active]"), function (radio) {
+      radio.disabled = radio.value === winner.value;
+      radio.closest("label").hidden = radio.disabled;
+    });
     var active = form.querySelector("input[name=active]:checked");
     if (active && active.value === winner.value) {
       var next = Array.prototype.find.call(form.querySelectorAll("input[name=active]"), function (r) {
@@ -444,9 +449,36 @@
     var poller = event.detail.elt;
     if (!poller || poller.id !== "poller") return;
     fetchingFrom = null;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!event.detail.successful && status !== 304) { retryLater(); return; }
+    healed();
     var etag = event.detail.xhr && event.detail.xhr.getResponseHeader("ETag");
     if (etag) poller.setAttribute("hx-headers", JSON.stringify({ "If-None-Match": etag }));
     if (again) window.setTimeout(fetchChanges, 0);
+  });
+  // A page that may be behind heals itself: a fetch that failed (no network, a server away) is
+  // tried again after 1, 2, 4... up to 30 s, and at once when the network comes back or the
+  // phone shows the page again; meanwhile a quiet mark says the page may be stale.
+  var retryDelay = 1000;
+  var retryTimer = null;
+  function retryLater() {
+    fetchingFrom = null;
+    document.body.classList.add("stale");
+    if (retryTimer) return;
+    retryTimer = window.setTimeout(function () { retryTimer = null; fetchChanges(); }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 30000);
+  }
+  function healed() {
+    retryDelay = 1000;
+    if (retryTimer) { window.clearTimeout(retryTimer); retryTimer = null; }
+    document.body.classList.remove("stale");
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "poller") retryLater();
+  });
+  window.addEventListener("online", function () { healed(); fetchChanges(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") fetchChanges();
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (again && !fetchingFrom) window.setTimeout(fetchChanges, 0);  // a new table came meanwhile
@@ -472,11 +504,22 @@
     var poller = document.getElementById("poller");
     if (!poller || !poller.dataset.events) return;
     if ("EventSource" in window) {
-      var source = new EventSource(poller.dataset.events);
-      source.addEventListener("open", function () { streamOpen = true; });
-      source.addEventListener("change", fetchChanges);
-      source.addEventListener("error", function () { streamOpen = false; });
-      window.addEventListener("pagehide", function () { source.close(); });
+      var source = null;
+      var reopenDelay = 1000;
+      var open = function () {
+        source = new EventSource(poller.dataset.events);
+        source.addEventListener("open", function () { streamOpen = true; reopenDelay = 1000; });
+        source.addEventListener("change", fetchChanges);
+        source.addEventListener("error", function () {
+          streamOpen = false;
+          if (source.readyState === EventSource.CLOSED) {  // refused (a cap, a server away): open it again later
+            window.setTimeout(open, reopenDelay);
+            reopenDelay = Math.min(reopenDelay * 2, 60000);
+          }
+        });
+      };
+      open();
+      window.addEventListener("pagehide", function () { if (source) source.close(); });
     }
     window.setInterval(function () { if (!streamOpen) fetchChanges(); }, 5000);
   }
