@@ -370,17 +370,44 @@
     window.scrollBy(0, entry.getBoundingClientRect().top - entryTop);
     entryTop = null;
   });
-  // The notice sits just above the Record bar, wherever the bar is on the screen.
+  // The notice covers no control: the Record bar makes room for it at its top (the bar grows,
+  // and where it is stuck to the bottom of the screen the page moves up by as much, so the
+  // keypad and the hand stay in view above it), and the notice sits in that room. The room stays
+  // until the bar is drawn anew (the next Record), so nothing moves when the notice goes.
   function placeToast() {
     var toast = document.getElementById("toast");
     var bar = document.querySelector("#entry .record-bar");
     if (!toast || !toast.firstChild) return;
     var height = window.innerHeight;
-    var top = bar ? Math.min(bar.getBoundingClientRect().top, height) : height;
-    if (top < height / 4) top = height;  // the bar is scrolled away above: the bottom of the screen
-    toast.style.bottom = (height - top + 8) + "px";
+    if (!bar || bar.getBoundingClientRect().top < height / 4 || bar.getBoundingClientRect().top > height) {
+      toast.style.bottom = "";  // no bar on the screen: the bottom of the screen (nothing to record there)
+      return;
+    }
+    if (!bar.dataset.noticeRoom) {
+      var room = toast.offsetHeight + 8;
+      var before = bar.getBoundingClientRect().top;
+      bar.style.paddingTop = room + "px";
+      bar.dataset.noticeRoom = String(room);
+      var grewUp = before - bar.getBoundingClientRect().top;
+      if (grewUp > 0) window.scrollBy(0, grewUp);
+    }
+    toast.style.bottom = (height - bar.getBoundingClientRect().top - Number(bar.dataset.noticeRoom) + 4) + "px";
   }
-  document.addEventListener("htmx:afterSettle", placeToast);
+  // The hand being entered and its points stay in view above the Record bar where the bar is
+  // stuck to the bottom of the screen: after anything new came in, the page moves up if they would
+  // sit under it.
+  function keepHandInView() {
+    var bar = document.querySelector("#entry .record-bar");
+    var hand = document.querySelector("#entry .player-entry.active .result");
+    if (!bar || !hand || !hand.offsetParent) return;
+    var barTop = bar.getBoundingClientRect().top;
+    var under = hand.getBoundingClientRect().bottom - barTop;
+    var stuck = bar.getBoundingClientRect().bottom >= window.innerHeight - 1;
+    if (under > 0 && stuck && barTop > window.innerHeight / 4) window.scrollBy(0, under + 4);
+  }
+  function placeAll() { placeToast(); keepHandInView(); placeToast(); }
+  document.addEventListener("htmx:afterSettle", placeAll);
+  document.addEventListener("htmx:oobAfterSwap", function () { window.setTimeout(placeAll, 0); });  // the entry by push
   document.addEventListener("DOMContentLoaded", placeToast);
   window.addEventListener("scroll", placeToast, { passive: true });
   document.addEventListener("click", function (event) {

@@ -65,3 +65,60 @@ def test_a_phone_that_was_offline_catches_up_by_itself_and_says_it_may_be_behind
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7", timeout=10_000)
     expect(page.locator("body.stale")).to_have_count(0)
     context.close()
+
+
+def _covers_nothing(page):
+    """The notice covers no key of the keypad and no part of the hand being entered; every key's
+    centre is the key itself where a thumb lands."""
+    found = page.evaluate(
+        """() => {
+        const toast = document.getElementById('toast').getBoundingClientRect();
+        const overlap = (r) => !(r.bottom <= toast.top || r.top >= toast.bottom
+          || r.right <= toast.left || r.left >= toast.right);
+        const keys = Array.from(document.querySelectorAll('.keypad [data-tap]'));
+        const hidden = keys.filter((k) => { const r = k.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return r.bottom > 0 && r.top < innerHeight && !(hit && k.contains(hit)); }).map((k) => k.dataset.tap);
+        const under = keys.filter((k) => overlap(k.getBoundingClientRect())).map((k) => k.dataset.tap);
+        const hand = document.querySelector('#entry .player-entry.active .result');
+        return {shown: toast.height > 0, hidden, under, hand: hand ? overlap(hand.getBoundingClientRect()) : false};
+    }"""
+    )
+    assert found["shown"], found
+    assert found["hidden"] == [] and found["under"] == [] and not found["hand"], found
+
+
+@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
+def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table_server, browser, viewport):
+    game = new_game(table_server.url)
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+    page.locator("#entry").scroll_into_view_if_needed()
+    page.locator("#entry .went-out label", has_text="Ana").click()
+    page.locator("#key-5C").click()
+    for name, card in (("Cy", "KD"), ("Dee", "JK")):
+        page.locator(".tap-for label", has_text=name).click()
+        expect(page.get_by_label(f"Tap cards for {name}")).to_be_checked()
+        page.locator(f"#key-{card}").click()
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#toast")).to_contain_text("Round 1 recorded.")
+    expect(page.get_by_role("button", name="Record round 2")).to_be_visible()
+    _covers_nothing(page)
+    # Another phone says Ben went out in round 2: this phone's entry comes anew by push, the notice still up.
+    headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
+    body = json.dumps({"number": 2, "winner": "Ben"}).encode()
+    request = urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/draft/", body, headers, method="PUT")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+    expect(page.locator("#draft-status")).to_contain_text("Ben went out", timeout=10_000)
+    expect(page.locator("#toast")).to_contain_text("Round 1 recorded.")
+    page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-request')")
+    _covers_nothing(page)
+    # A thumb on every key of the last row adds a card; none undoes round 1.
+    for key in page.locator(".keypad [data-tap]").all()[-7:]:
+        box = key.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    with urllib.request.urlopen(f"{table_server.url}/api/games/{game['id']}/", timeout=10) as answer:
+        assert len(json.loads(answer.read())["rounds"]) == 1
+    context.close()
