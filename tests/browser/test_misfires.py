@@ -122,3 +122,54 @@ def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table
     with urllib.request.urlopen(f"{table_server.url}/api/games/{game['id']}/", timeout=10) as answer:
         assert len(json.loads(answer.read())["rounds"]) == 1
     context.close()
+
+
+def _every_number_in_view(page):
+    """Every round's number of the scoreboard lies inside the board, whole, and is what a finger
+    (or an eye) finds at its place: no pinned column covers it."""
+    found = page.evaluate(
+        """() => {
+        const wrap = document.querySelector('#scoreboard .board-wrap').getBoundingClientRect();
+        const bad = [];
+        document.querySelectorAll('#scoreboard .board tbody tr').forEach((row) => {
+          Array.from(row.children).slice(1, -2).forEach((cell, i) => {
+            const shown = Array.from(cell.querySelectorAll('.pts, .run')).find((s) => s.getClientRects().length > 0);
+            if (!shown) { bad.push([i, 'nothing shown', cell.outerHTML.slice(0, 150)]); return; }
+            const r = shown.getBoundingClientRect();
+            cell.scrollIntoView({block: 'center', inline: 'nearest'});
+            const s = shown.getBoundingClientRect();
+            const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+            if (r.left < wrap.left - 0.5 || r.right > wrap.right + 0.5) bad.push([i, 'outside', r.left, r.right]);
+            if (!hit || !cell.contains(hit)) bad.push([i, 'covered', hit && hit.outerHTML.slice(0, 60)]);
+          });
+        });
+        const box = document.querySelector('#scoreboard .board-wrap');
+        return {bad, overflow: box.scrollWidth - box.clientWidth};
+    }"""
+    )
+    assert found == {"bad": [], "overflow": 0}, found
+
+
+@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
+def test_the_final_scoreboard_shows_every_round_whole(table_server, browser, viewport):
+    game = new_game(table_server.url)
+    headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
+    for number in range(1, 8):
+        hands = {"Ben": "JK JK 10S", "Cy": "JK JK KS KH KD KC", "Dee": "5C"}  # 50, 80 and 5 (kings are wild in 6)
+        entry = {"points": {"Ben": 110, "Cy": 160, "Dee": 85}} if number >= 6 else {"hands": hands}
+        body = json.dumps({"number": number, "winner": "Ana", **entry}).encode()
+        request = urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/rounds/", body, headers)
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 201
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{table_server.url}/g/{game['id']}/")
+    expect(page.locator("#round-title")).to_have_text("Game over")
+    expect(page.locator("#scoreboard .board tbody tr").first.locator("td").nth(6)).to_contain_text("went out")
+    _every_number_in_view(page)
+    page.get_by_role("button", name="Running totals after each round").click()
+    expect(page.locator(".board-wrap.show-running")).to_have_count(1)
+    _every_number_in_view(page)
+    row = page.locator("#scoreboard .board tbody tr", has_text="Cy")
+    expect(row.locator("td").nth(6)).to_contain_text("720")  # 5 x 80 + 2 x 160, the last running total
+    context.close()
