@@ -185,4 +185,6 @@ def test_a_burst_of_writes_on_one_game_leaves_the_pool_to_the_other_tables(tmp_p
         statuses = {status for status, _body in answers[:-1]}
         assert statuses <= {200, 429}, statuses  # the burst is served or told to slow down; never a 5xx
         assert {status for status, _took in others} == {200}, others
-        assert max(took for _status, took in others) < 0.5, others  # 1.5-1.8 s without the gate
+        # Without the gate the worst was 1.5-1.8 s here; with it 0.33 s alone and 0.62 s with a
+        # browser test running beside it (the 121 client threads start on the same two cores).
+        assert max(took for _status, took in others) < 1.0, others
