@@ -406,8 +406,13 @@
     if (under > 0 && stuck && barTop > window.innerHeight / 4) window.scrollBy(0, under + 4);
   }
   function placeAll() { placeToast(); keepHandInView(); placeToast(); }
-  document.addEventListener("htmx:afterSettle", placeAll);
-  document.addEventListener("htmx:oobAfterSwap", function () { window.setTimeout(placeAll, 0); });  // the entry by push
+  // The hand is brought into view only when an entry came by push (another phone's step): after
+  // this phone's own Record the page stays put, and after a tap's preview nothing may move the
+  // keypad under the thumb.
+  document.addEventListener("htmx:afterSettle", placeToast);
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "entry-slot") window.setTimeout(placeAll, 0);
+  });
   document.addEventListener("DOMContentLoaded", placeToast);
   window.addEventListener("scroll", placeToast, { passive: true });
   document.addEventListener("click", function (event) {

@@ -23,7 +23,7 @@ def test_a_chip_takes_out_its_own_card_and_the_entry_stays_in_view(live_server, 
     page.locator("#key-5S").click()  # a keypad tap: a full post
     entry = page.locator("#entry")
     top = entry.evaluate("e => e.getBoundingClientRect().top")
-    assert 0 <= top < viewport["height"] / 2, top  # the page came back at the entry, not at its top
+    assert -1 <= top < viewport["height"] / 2, top  # the page came back at the entry, not at its top
     chips = page.get_by_role("group", name="Cards in Ben's hand").get_by_role("button")
     expect(chips).to_have_count(4)
     page.get_by_role("button", name="Remove Seven of diamonds").click()
@@ -31,5 +31,5 @@ def test_a_chip_takes_out_its_own_card_and_the_entry_stays_in_view(live_server, 
     expect(chips).to_have_count(3)
     assert page.get_by_role("button", name="Remove Seven of diamonds").count() == 0
     assert page.get_by_role("button", name="Remove Four of hearts").count() == 1
-    assert 0 <= entry.evaluate("e => e.getBoundingClientRect().top") < viewport["height"] / 2
+    assert -1 <= entry.evaluate("e => e.getBoundingClientRect().top") < viewport["height"] / 2
     context.close()
