@@ -173,3 +173,20 @@ def test_the_final_scoreboard_shows_every_round_whole(table_server, browser, vie
     row = page.locator("#scoreboard .board tbody tr", has_text="Cy")
     expect(row.locator("td").nth(6)).to_contain_text("720")  # 5 x 80 + 2 x 160, the last running total
     context.close()
+
+
+@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
+def test_this_is_me_is_confirmed_in_view(table_server, browser, viewport):
+    game = new_game(table_server.url)
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+    me = page.get_by_role("button", name="This is me: Ben")
+    me.scroll_into_view_if_needed()
+    box = me.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    said = page.locator("#seat-form")
+    expect(said).to_contain_text("This is Ben's phone.")
+    expect(said).to_be_in_viewport()
+    expect(page.get_by_role("button", name="Send in Ben's hand")).to_be_attached()
+    context.close()
