@@ -8,8 +8,8 @@ certificate is made again when the addresses change or it has less than 30 days 
 
 An authority installed on a phone is trusted for every connection the phone makes, so it is
 made fit for that and nothing more: it may sign only server certificates (key usage
-``keyCertSign``, path length 0) for the private address ranges, ``.local`` and this
-machine's names (name constraints, which phones enforce), for at most 825 days. Its SHA-256
+``keyCertSign``, path length 0) for the private address ranges, ``.local``, this machine's
+names and its own addresses (name constraints, which phones enforce), for at most 825 days. Its SHA-256
 fingerprint is printed by the start command and shown on ``/trust/``, so that a phone can
 compare the file it downloaded with the one this machine made before installing it. An
 authority without those limits (made by an older version) is made anew; the key files are
@@ -166,9 +166,14 @@ def _name(common: str) -> x509.Name:
 def _authority(key: ec.EllipticCurvePrivateKey, machine: list[str]) -> x509.Certificate:
     now = dt.datetime.now(dt.UTC)
     name = _name("Rummy referee table CA")
-    dns = dict.fromkeys(["local", *(h.lower() for h in machine)])
-    permitted: list[x509.GeneralName] = [x509.DNSName(d) for d in dns]
-    permitted += [x509.IPAddress(net) for net in PRIVATE_NETWORKS]
+    names, own = ["local"], []
+    for host in machine:  # this machine's names, and its own addresses outside the private ranges
+        try:
+            own.append(ipaddress.ip_network(host))  # one address: /32 or /128
+        except ValueError:
+            names.append(host.lower())
+    permitted: list[x509.GeneralName] = [x509.DNSName(d) for d in dict.fromkeys(names)]
+    permitted += [x509.IPAddress(net) for net in (*PRIVATE_NETWORKS, *own)]
     return (
         x509.CertificateBuilder()
         .subject_name(name)

@@ -190,9 +190,15 @@ def test_an_unlimited_authority_from_an_older_version_is_made_anew(tmp_path):
     ca.extensions.get_extension_for_class(x509.NameConstraints)
 
 
-def test_a_public_address_is_left_out_of_the_server_certificate(tmp_path):
+def test_the_machines_own_public_address_is_named_and_no_other(tmp_path):
+    # Some networks give their machines addresses outside the private ranges: the machine's own
+    # address is vouched for (one address), and no other public one.
     files = tls.ensure(tmp_path, [*HOSTS, "203.0.113.9"])
-    assert "203.0.113.9" not in tls.names(files.cert)
+    assert "203.0.113.9" in tls.names(files.cert)
+    constraints = _ca(files).extensions.get_extension_for_class(x509.NameConstraints).value
+    nets = {n.value for n in constraints.permitted_subtrees}
+    assert ipaddress.ip_network("203.0.113.9/32") in nets and ipaddress.ip_network("203.0.113.0/24") not in nets
+    assert not any(isinstance(n, ipaddress.IPv4Network) and ipaddress.ip_address("203.0.113.10") in n for n in nets)
 
 
 def test_fingerprint_is_the_sha256_of_the_authority_as_phones_show_it(tmp_path):
