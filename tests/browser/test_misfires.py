@@ -13,6 +13,13 @@ SIZES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
 
+@pytest.fixture(params=SIZES, ids=["360x740", "390x844"])
+def phone(browser, request):
+    """A page on a phone of each size, in a context of its own."""
+    context = browser.new_context(viewport=request.param, is_mobile=True, has_touch=True)
+    yield context.new_page()
+
+
 def new_game(base):
     body = json.dumps({"players": NAMES, "first_dealer": "Dee"}).encode()
     request = urllib.request.Request(f"{base}/api/games/", body, {"Content-Type": "application/json"})
@@ -20,11 +27,9 @@ def new_game(base):
         return json.loads(answer.read())
 
 
-@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
-def test_the_player_who_went_out_is_not_offered_for_entry(table_server, browser, viewport):
+def test_the_player_who_went_out_is_not_offered_for_entry(table_server, phone):
     game = new_game(table_server.url)
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
     tap_for = page.locator(".tap-for")
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_attached()
@@ -41,17 +46,14 @@ def test_the_player_who_went_out_is_not_offered_for_entry(table_server, browser,
     expect(tap_for.get_by_label("Tap cards for Cy")).to_be_hidden()
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_enabled()
     assert tap_for.get_by_label("Tap cards for Cy").is_disabled()
-    context.close()
 
 
-@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
-def test_a_phone_that_was_offline_catches_up_by_itself_and_says_it_may_be_behind(table_server, browser, viewport):
+def test_a_phone_that_was_offline_catches_up_by_itself_and_says_it_may_be_behind(table_server, phone):
     game = new_game(table_server.url)
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{table_server.url}/g/{game['id']}/")  # a phone that follows
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
-    context.set_offline(True)
+    page.context.set_offline(True)
     body = json.dumps({"number": 1, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KD", "Dee": "JK"}}).encode()
     headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
     request = urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/rounds/", body, headers)
@@ -61,10 +63,9 @@ def test_a_phone_that_was_offline_catches_up_by_itself_and_says_it_may_be_behind
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(page.locator("body.stale")).to_have_count(1, timeout=10_000)
     expect(page.locator("#table-body")).to_have_attribute("data-stale-text", "Reconnecting… this page may be behind.")
-    context.set_offline(False)  # the network is back: the page fetches what changed, and the mark goes
+    page.context.set_offline(False)  # the network is back: the page fetches what changed, and the mark goes
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7", timeout=10_000)
     expect(page.locator("body.stale")).to_have_count(0)
-    context.close()
 
 
 def _covers_nothing(page):
@@ -88,11 +89,9 @@ def _covers_nothing(page):
     assert found["hidden"] == [] and found["under"] == [] and not found["hand"], found
 
 
-@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
-def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table_server, browser, viewport):
+def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table_server, phone):
     game = new_game(table_server.url)
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
     page.locator("#entry").scroll_into_view_if_needed()
     page.locator("#entry .went-out label", has_text="Ana").click()
@@ -121,7 +120,6 @@ def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     with urllib.request.urlopen(f"{table_server.url}/api/games/{game['id']}/", timeout=10) as answer:
         assert len(json.loads(answer.read())["rounds"]) == 1
-    context.close()
 
 
 def _every_number_in_view(page):
@@ -150,8 +148,7 @@ def _every_number_in_view(page):
     assert found == {"bad": [], "overflow": 0}, found
 
 
-@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
-def test_the_final_scoreboard_shows_every_round_whole(table_server, browser, viewport):
+def test_the_final_scoreboard_shows_every_round_whole(table_server, phone):
     game = new_game(table_server.url)
     headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
     for number in range(1, 8):
@@ -161,8 +158,7 @@ def test_the_final_scoreboard_shows_every_round_whole(table_server, browser, vie
         request = urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/rounds/", body, headers)
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 201
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{table_server.url}/g/{game['id']}/")
     expect(page.locator("#round-title")).to_have_text("Game over")
     expect(page.locator("#scoreboard .board tbody tr").first.locator("td").nth(6)).to_contain_text("went out")
@@ -172,14 +168,11 @@ def test_the_final_scoreboard_shows_every_round_whole(table_server, browser, vie
     _every_number_in_view(page)
     row = page.locator("#scoreboard .board tbody tr", has_text="Cy")
     expect(row.locator("td").nth(6)).to_contain_text("720")  # 5 x 80 + 2 x 160, the last running total
-    context.close()
 
 
-@pytest.mark.parametrize("viewport", SIZES, ids=["360x740", "390x844"])
-def test_this_is_me_is_confirmed_in_view(table_server, browser, viewport):
+def test_this_is_me_is_confirmed_in_view(table_server, phone):
     game = new_game(table_server.url)
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
     me = page.get_by_role("button", name="This is me: Ben")
     me.scroll_into_view_if_needed()
@@ -189,4 +182,3 @@ def test_this_is_me_is_confirmed_in_view(table_server, browser, viewport):
     expect(said).to_contain_text("This is Ben's phone.")
     expect(said).to_be_in_viewport()
     expect(page.get_by_role("button", name="Send in Ben's hand")).to_be_attached()
-    context.close()
