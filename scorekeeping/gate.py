@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from .converters import GameIdConverter
 
 WAIT = 5.0  # seconds a write may wait for its game's turn
-_WRITE = re.compile(rf"^/(?:api/games|g)/(?P<game>{GameIdConverter.regex})/")
+_WRITE = re.compile(rf"^/(?:api/games|g)/(?!import/)(?P<game>{GameIdConverter.regex})/")  # not the import's address
 _SAFE = {"GET", "HEAD", "OPTIONS"}
 
 
