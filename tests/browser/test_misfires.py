@@ -20,8 +20,8 @@ def phone(browser, request):
     yield context.new_page()
 
 
-def new_game(base):
-    body = json.dumps({"players": NAMES, "first_dealer": "Dee"}).encode()
+def new_game(base, names=NAMES):
+    body = json.dumps({"players": names, "first_dealer": "Dee"}).encode()
     request = urllib.request.Request(f"{base}/api/games/", body, {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())
@@ -182,3 +182,22 @@ def test_this_is_me_is_confirmed_in_view(table_server, phone):
     expect(said).to_contain_text("This is Ben's phone.")
     expect(said).to_be_in_viewport()
     expect(page.get_by_role("button", name="Send in Ben's hand")).to_be_attached()
+
+
+def test_the_keypad_stays_put_while_a_hand_is_tapped_past_100(table_server, phone):
+    game = new_game(table_server.url, [*NAMES, "Eve", "Finn"])  # six names: the row is full
+    page = phone
+    page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+    page.locator("#entry").scroll_into_view_if_needed()
+    page.locator("#entry .went-out label", has_text="Ana").click()
+    page.locator(".tap-for label", has_text="Ben").click()
+    keypad = page.locator(".keypad")
+    top = keypad.evaluate("k => k.getBoundingClientRect().top")
+    tally = page.locator("#tally-1")
+    for card, penalty in (("JK", "20"), ("JK", "40"), ("JK", "60"), ("JK", "80"), ("3C", "100"), ("3D", "120")):
+        box = page.locator(f"#key-{card}").bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(tally).to_have_text(
+            penalty
+        )  # the preview came back (Mexican round 1: threes and jokers are wild, 20 each)
+        assert keypad.evaluate("k => k.getBoundingClientRect().top") == top
