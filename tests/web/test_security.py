@@ -340,3 +340,23 @@ def test_private_lists_show_each_phone_only_the_games_it_opened(client, settings
     assert "Games opened on this phone" in games
     players = viewer.get("/players/").content.decode()
     assert "Ana" in players and "Xavier" not in players
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["", "x" * 5000, "é\u0301", "\u202e", "0" * 43, "guess'; DROP TABLE scorekeeping_game;--"],
+    ids=["empty", "huge", "combining", "bidi", "zeros", "sql"],
+)
+def test_replacing_the_edit_token_refuses_hostile_tokens_and_changes_nothing(client, token):
+    game = create(client)
+    before = Game.objects.get(pk=game["id"]).edit_token_hash
+    response = client.post(
+        f"/api/games/{game['id']}/token/",
+        {"edit_token": "mine", "unknown": 10**30},
+        content_type="application/json",
+        headers={"X-Game-Token": token} if token else {},
+    )
+    assert response.status_code == 403 and "edit token" in response.json()["detail"]
+    assert Game.objects.get(pk=game["id"]).edit_token_hash == before
+    assert Client().post(f"/g/{game['id']}/edit-link/", {"token": token}).status_code == 403
+    assert Game.objects.get(pk=game["id"]).edit_token_hash == before
