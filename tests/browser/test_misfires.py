@@ -201,3 +201,21 @@ def test_the_keypad_stays_put_while_a_hand_is_tapped_past_100(table_server, phon
             penalty
         )  # the preview came back (Mexican round 1: threes and jokers are wild, 20 each)
         assert keypad.evaluate("k => k.getBoundingClientRect().top") == top
+
+
+def test_read_aloud_shows_an_icon_that_ships_with_the_app(table_server, phone, console_errors):
+    game = new_game(table_server.url)
+    page = phone
+    page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(f"{table_server.url}/g/{game['id']}/")
+    button = page.get_by_role("button", name="Read aloud")
+    expect(button).to_be_visible()
+    assert "🔊" not in button.inner_text()  # no emoji: a phone without an emoji font showed a box
+    icon = button.locator(".icon-speaker")
+    box = icon.bounding_box()
+    assert box and box["width"] >= 12 and box["height"] >= 12
+    mask = icon.evaluate("e => getComputedStyle(e).maskImage || getComputedStyle(e).webkitMaskImage")
+    assert "speaker" in mask and "/static/" in mask
+    with urllib.request.urlopen(mask.split('"')[1], timeout=5) as answer:
+        assert answer.status == 200 and b"<svg" in answer.read()
+    assert console_errors == []
