@@ -26,6 +26,7 @@ import os
 import statistics
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from contextlib import ExitStack
