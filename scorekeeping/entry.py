@@ -6,7 +6,8 @@ Parsing the POST and laying out the form live here; scoring and every rule stay 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +169,7 @@ class PlayerRow:
     active: bool
     holds: int | None  # the keypad moves on by itself once this many cards are in (a fixed-size hand)
     sent_in: bool = False  # a round in progress: this hand is in
+    replaces: bool = False  # sent in, and not this phone's own: sending it again replaces it (a deliberate act)
 
 
 @dataclass
@@ -198,6 +200,7 @@ class EntryView:
     refused: bool  # the errors shown are a refused Record's, not the preview's
     draft: DraftView | None = None  # a round in progress, each hand sent in on its own
     players: list[Player] = field(default_factory=list)
+    rechecked: bool = False  # a refused form checked again as it was changed
 
 
 def entry_view(
@@ -210,15 +213,20 @@ def entry_view(
     correcting: bool = False,
     final: bool = False,
     draft: DraftView | None = None,
+    recheck: bool = False,
 ) -> EntryView:
     """Lay out the entry form: every player's hand, the running penalty, errors beside each player.
 
     ``errors`` are a refused submit's (shown in full); otherwise the preview's errors are
-    shown only for what was typed, not for players nobody has got to yet.
+    shown only for what was typed, not for players nobody has got to yet. ``recheck``: the
+    form was refused and changed since, so it is checked as the submit would be (in full), and
+    the refusal's list stays only while something in it is still wrong.
     """
     rules = rules_for(game)
     wild = rules.wild_rank(number)
     plan = round_preview(game=game, number=number, **state.service_args(players))
+    if recheck and errors is None:
+        errors = _as_submitted(plan.errors, state, players, draft)
     shown: Mapping[str, list[str]] = errors if errors is not None else _typed_only(plan.errors, state, players)
     by_name = {p.name.casefold(): p for p in players}
     per_player: dict[int, list[str]] = {p.seat: [] for p in players}
@@ -247,12 +255,13 @@ def entry_view(
                 buys=state.buys.get(p.seat, ""),
                 chips=chips(cards, wild),
                 penalty=0 if went_out else (row.penalty if (cards or row.typed) else None),
-                breakdown=" + ".join(str(b.points) for b in row.breakdown),
+                breakdown=breakdown_text(b.points for b in row.breakdown),
                 errors=per_player[p.seat],
                 went_out=went_out,
                 active=state.active == p.seat,
                 holds=None if went_out else row.holds,
-                sent_in=bool(draft and draft.status and _sent_in(draft.status, p)),
+                sent_in=bool(draft and draft.status and _sent_in(draft.status, p) and _as_sent(draft.status, p, state)),
+                replaces=bool(draft and draft.status and _sent_in(draft.status, p) and draft.seat != p),
             )
         )
     refused_row = next((r for r in rows if r.errors), None) if errors is not None else None
@@ -282,15 +291,51 @@ def entry_view(
         show_cut_bonus=bool(rules.cut_bonus),
         cutter=cutter,
         correcting=correcting,
-        refused=errors is not None,
+        refused=bool(errors) if recheck else errors is not None,
+        rechecked=recheck,
         draft=draft,
         players=players,
     )
 
 
+def breakdown_text(points: Iterable[int]) -> str:
+    """``"2 × 15 + 10 × 10 + 5"``: each card's points, the same value counted once, in the order
+    first tapped; one short line however long the hand."""
+    counts = Counter(points)
+    return " + ".join(str(p) if n == 1 else f"{n} × {p}" for p, n in counts.items())
+
+
 def _sent_in(status: DraftStatus, player: Player) -> bool:
     hand = status.hands.get(player.pk)
     return hand is not None and hand.done and player.pk != status.draft.winner_id
+
+
+def _as_sent(status: DraftStatus, player: Player, state: EntryState) -> bool:
+    """The hand this phone shows is the one sent in (not changed here since)."""
+    hand = status.hands[player.pk]
+    try:
+        same = parse_cards(state.hands.get(player.seat, "")) == parse_cards(hand.cards)
+    except RefereeError:
+        return False
+    return (
+        same
+        and form_int(state.points.get(player.seat), None) == (None if hand.cards else hand.points)
+        and form_int(state.buys.get(player.seat), 0) == hand.buys
+    )
+
+
+def _as_submitted(
+    errors: Mapping[str, list[str]], state: EntryState, players: list[Player], draft: DraftView | None
+) -> dict[str, list[str]]:
+    """What Record (or, with a round in progress, Send for the hand chosen) would refuse now."""
+    found = dict(errors)
+    if draft is not None:  # Send checks one hand: the one chosen
+        active = next((p.name.casefold() for p in players if p.seat == state.active), None)
+        found = {k: v for k, v in found.items() if "." not in k or k.partition(".")[2].casefold() == active}
+        found.pop("winner", None)
+    if state.winner == "":
+        found["winner"] = [_("Choose who went out (or no one, if the stock ran out).")]
+    return found
 
 
 def _typed_only(errors: Mapping[str, list[str]], state: EntryState, players: list[Player]) -> dict[str, list[str]]:

@@ -338,7 +338,16 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     partial = "#results" if request.POST.get("preview") else "#body"
 
     def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
-        entry = entry_view(game=game, players=players, number=number, state=state, errors=errors, correcting=correcting)
+        recheck = bool(request.POST.get("refused")) and errors is None
+        entry = entry_view(
+            game=game,
+            players=players,
+            number=number,
+            state=state,
+            errors=errors,
+            correcting=correcting,
+            recheck=recheck,
+        )
         context = _table_context(request, game, entry=entry, **extra)
         name = template + partial if request.htmx else template
         return _render_table(request, name, context, status=refused(request, status))
@@ -416,7 +425,10 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
                         fresh.buys.get(p.seat, ""),
                     )
             state.winner = fresh.winner
-        entry = entry_view(game=game, players=players, number=number, state=state, errors=errors, draft=view)
+        recheck = bool(request.POST.get("refused")) and errors is None and not extra
+        entry = entry_view(
+            game=game, players=players, number=number, state=state, errors=errors, draft=view, recheck=recheck
+        )
         context = _table_context(request, game, entry=entry, **extra)
         name = "scorekeeping/table.html" + (partial if request.htmx else "")
         return _render_table(request, name, context, status=refused(request, status))
@@ -437,12 +449,16 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
             draft_record(game=game, version=form_int(request.POST.get("draft_version"), None))
             return _saved(request, game, number)
-        if op == "hand":
+        if op in ("hand", "replace"):
             if state.winner == "":
                 return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
             if active is None:
                 return page(422, {"active": [_("Choose whose hand this is.")]})
-            draft_hand(game=game, name=active.name, number=number, cards=cards, points=points, buys=buys)
+            # A hand another phone sent in is replaced only by the button that says so.
+            replace = op == "replace" or (view.seat is not None and view.seat.pk == active.pk)
+            draft_hand(
+                game=game, name=active.name, number=number, cards=cards, points=points, buys=buys, replace=replace
+            )
             return page()
     except Conflict as exc:
         return page(409, conflict=exc.message)

@@ -93,10 +93,12 @@ def draft_hand(
     buys: int | None = None,
     done: bool = True,
     number: int | None = None,
+    replace: bool = True,
 ) -> Draft:
     """Send in (``done``) or keep while typing one player's hand for the round in progress,
     checked as a recorded hand is. ``number``, when given, is the round the phone scored:
-    a hand for a round already recorded is refused (409)."""
+    a hand for a round already recorded is refused (409). Without ``replace`` a hand already
+    sent in is kept and the sending refused (409): replacing it is a deliberate act."""
     with transaction.atomic():
         game = locked(game, None)
         recorded = game.rounds.count()
@@ -128,6 +130,9 @@ def draft_hand(
             hand = plan.hands[player.seat]
             text = " ".join(str(c) for c in hand.cards) if not hand.typed else ""
         hand_row, _created = DraftHand.objects.get_or_create(draft=draft, player=player)
+        if hand_row.done and done and not replace:
+            message = _("{name}'s hand is already in. To change it, tap Replace {name}'s hand.")
+            raise Conflict(message.format(name=player.name))
         if hand_row.done and not done:
             # A hand sent in changes only when it is sent in again: what a phone types after
             # that (or a keystroke's save that arrives late) leaves it as the table saw it.

@@ -48,15 +48,20 @@
   });
 
   // The player whose hand the keypad fills is outlined. With a round in progress the button
-  // sends in that player's hand, and says whose.
+  // sends in that player's hand, and says whose; a hand another phone sent in is replaced only
+  // by a button that says so (the server asks for it too).
   function markActive(form) {
     var active = form.querySelector("input[name=active]:checked");
     Array.prototype.forEach.call(form.querySelectorAll(".player-entry"), function (block) {
       block.classList.toggle("active", !!active && block.dataset.seat === active.value);
     });
     var send = form.querySelector("[data-send-hand]");
-    var name = active && form.querySelector('.player-entry[data-seat="' + active.value + '"] .player-name');
-    if (send && name) send.textContent = send.dataset.sendHand.replace("{name}", name.textContent.trim());
+    var block = active && form.querySelector('.player-entry[data-seat="' + active.value + '"]');
+    var name = block && block.querySelector(".player-name");
+    if (!send || !name) return;
+    var replaces = block.hasAttribute("data-replaces");
+    send.value = replaces ? "replace" : "hand";
+    send.textContent = (replaces ? send.dataset.replaceHand : send.dataset.sendHand).replace("{name}", name.textContent.trim());
   }
   // Record or Send comes on its own after an event while a hand is typed: it names the hand chosen here.
   document.addEventListener("htmx:oobAfterSwap", function (event) {
@@ -340,7 +345,7 @@
   });
 
   // A refused Record keeps its place: the page does not move, the first error is brought into
-  // view and focused (a screen reader reads it), and no preview clears what Record said.
+  // view and focused (a screen reader reads it).
   document.addEventListener("htmx:afterSettle", function (event) {
     var config = event.detail.requestConfig;
     if (!config || !config.elt || !config.elt.matches || !config.elt.matches("form[data-entry]")) return;
@@ -350,9 +355,14 @@
     error.scrollIntoView({ block: "center" });
     error.focus({ preventScroll: true });
   });
+  // Once the form changes, its previews are checked as Record would check it (the refusal's
+  // hidden field says so): the list then shrinks as each thing is fixed and goes when all are.
+  // A preview sent before the refusal answers without that mark and leaves the list alone.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    if (target && target.id === "entry-errors" && target.hasAttribute("data-refused")) event.detail.shouldSwap = false;
+    var fresh = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (target && target.id === "entry-errors" && target.hasAttribute("data-refused") &&
+        !(fresh && fresh.hasAttribute("data-rechecked"))) event.detail.shouldSwap = false;
   });
 
   // After Record, undo or redo the entry stays where it was on the screen, whatever the

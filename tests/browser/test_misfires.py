@@ -21,7 +21,7 @@ def phone(browser, request):
 
 
 def new_game(base, names=NAMES):
-    body = json.dumps({"players": names, "first_dealer": "Dee"}).encode()
+    body = json.dumps({"players": names, "first_dealer": names[-1] if "Dee" not in names else "Dee"}).encode()
     request = urllib.request.Request(f"{base}/api/games/", body, {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())
@@ -219,3 +219,102 @@ def test_read_aloud_shows_an_icon_that_ships_with_the_app(table_server, phone, c
     with urllib.request.urlopen(mask.split('"')[1], timeout=5) as answer:
         assert answer.status == 200 and b"<svg" in answer.read()
     assert console_errors == []
+
+
+def _tap(page, locator):
+    box = locator.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_long_hand_and_its_points_stay_above_the_record_bar(table_server, phone):
+    game = new_game(table_server.url)
+    headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
+    for number in range(1, 7):  # to round 7: 13 cards a hand
+        body = json.dumps({"number": number, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KD", "Dee": "JK"}}).encode()
+        urllib.request.urlopen(
+            urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/rounds/", body, headers), timeout=10
+        ).close()
+    page = phone
+    page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+    page.locator("#entry .went-out label", has_text="Ana").click()
+    page.wait_for_load_state("networkidle")  # the preview of who went out is back
+    page.locator("#tap-for-label").evaluate("e => e.scrollIntoView({block: 'start'})")  # the keypad in view
+    keypad = page.locator(".keypad")
+    top = keypad.evaluate("k => k.getBoundingClientRect().top")
+    cards = ["AS", "KS", "QS", "JS", "10S", "AH", "KH", "QH", "JH", "10H", "AD", "KD"]
+    for count, card in enumerate(cards, start=1):
+        _tap(page, page.locator(f"#key-{card}"))
+        expect(page.locator("#result-1 .chips button")).to_have_count(count)
+        seen = page.evaluate(
+            """() => {
+            const bar = document.querySelector('#entry .record-bar').getBoundingClientRect();
+            const chips = Array.from(document.querySelectorAll('#result-1 .chips button'));
+            const last = chips[chips.length - 1].getBoundingClientRect();
+            const points = document.querySelector('#result-1 .breakdown').getBoundingClientRect();
+            const hit = document.elementFromPoint(last.left + last.width / 2, last.top + last.height / 2);
+            return {barTop: bar.top, lastBottom: last.bottom, pointsBottom: points.bottom,
+                    hit: hit === chips[chips.length - 1],
+                    rows: new Set(chips.map(c => c.getBoundingClientRect().top)).size,
+                    text: document.querySelector('#result-1 .breakdown').scrollWidth
+                          <= document.querySelector('#result-1 .breakdown').clientWidth + 1};
+        }"""
+        )
+        assert seen["hit"], f"card {count} is under something"
+        assert seen["lastBottom"] <= seen["barTop"] and seen["pointsBottom"] <= seen["barTop"], (count, seen)
+        assert seen["rows"] <= 2 and seen["text"], (count, seen)  # two rows of chips, the points line whole
+        assert keypad.evaluate("k => k.getBoundingClientRect().top") == top
+    expect(page.locator("#result-1 .breakdown")).to_have_text("135 points = 3 × 15 + 9 × 10")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["360x740", "390x844"])
+def test_a_hand_sent_in_is_shown_as_sent_and_replaced_only_on_purpose(table_server, browser, size):
+    game = new_game(table_server.url)
+    phones = {}
+    for name in ("Ana", "Ben"):
+        context = browser.new_context(viewport=size, is_mobile=True, has_touch=True)
+        phones[name] = context.new_page()
+        phones[name].goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+        phones[name].get_by_role("button", name=f"This is me: {name}").click()
+        expect(phones[name].locator("#seat-form")).to_contain_text(f"This is {name}'s phone.")
+    ana, ben = phones["Ana"], phones["Ben"]
+    ana.locator("#entry .went-out label", has_text="Cy").click()
+    expect(ben.locator("#draft-status")).to_contain_text("Cy went out")
+    for card in ("KC", "QC", "JC"):
+        _tap(ana, ana.locator(f"#key-{card}"))
+    expect(ana.locator("#tally-0")).to_have_text("30")
+    ana.get_by_role("button", name="Send in Ana's hand").click()
+    # Ben's phone shows Ana's hand as sent; choosing it, the button says Replace.
+    expect(ben.locator("#tally-0.sent")).to_have_text("30, sent in", timeout=10_000)
+    ben.locator(".tap-for label", has_text="Ana").click()
+    expect(ben.locator("#result-0 .sent-note")).to_be_visible()
+    _tap(ben, ben.locator("#key-5D"))  # a stray tap
+    expect(ben.locator("#tally-0")).to_have_text("35")
+    expect(ben.get_by_role("button", name="Send in Ana's hand")).to_have_count(0)
+    expect(ben.get_by_role("button", name="Replace Ana's hand")).to_be_visible()
+    expect(ana.locator("#tally-0")).to_have_text("30, sent in")  # nothing sent: Ana's phone unchanged
+    # Back on his own hand, Ben sends his own.
+    ben.locator(".tap-for label", has_text="Ben").click()
+    expect(ben.get_by_role("button", name="Send in Ben's hand")).to_be_visible()
+
+
+def test_a_refused_records_errors_go_once_they_are_fixed(table_server, phone):
+    game = new_game(table_server.url, ["Ana", "Ben", "Cy"])
+    page = phone
+    page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+    page.locator(".tap-for label", has_text="Ben").click()
+    _tap(page, page.get_by_role("button", name="Five of clubs", exact=True))
+    page.locator(".tap-for label", has_text="Cy").click()
+    _tap(page, page.get_by_role("button", name="King of clubs", exact=True))
+    expect(page.locator("#tally-2")).to_have_text("10")
+    page.get_by_role("button", name="Record round 1").click()
+    errors = page.locator("#entry-errors")
+    expect(errors).to_contain_text("Choose who went out")
+    _tap(page, page.get_by_role("button", name="Six of clubs", exact=True))  # not the fix: the error stays
+    expect(page.locator("#tally-2")).to_have_text("15")
+    page.wait_for_load_state("networkidle")
+    expect(errors).to_contain_text("Choose who went out")
+    page.locator("#entry .went-out label", has_text="Ana").click()  # the fix: the error goes
+    expect(errors.locator("li")).to_have_count(0)
+    expect(errors).not_to_have_attribute("data-refused", "")
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")

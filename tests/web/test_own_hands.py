@@ -1,6 +1,8 @@
 """Seats and the round in progress on the table page (issue 15), without JavaScript: every
 step is a full form post, as a phone without scripts sends it."""
 
+from html import unescape
+
 import pytest
 from django.test import Client
 
@@ -176,3 +178,32 @@ def test_record_is_refused_when_a_hand_changed_since_the_phone_saw_it(game):
     saved = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "op": "record", "draft_version": fresh})
     assert saved.status_code == 302
     assert {s.player.name: s.points for s in Round.objects.get().scores.all()} == {"Ana": 0, "Ben": 35, "Cy": 20}
+
+
+def test_a_hand_another_phone_sent_in_is_replaced_only_on_purpose(game):
+    """Issue 22: a stray tap and Send must not replace a hand that is in. The page shows the hand
+    as sent, its button says Replace, and a plain Send for it is refused with the hand kept."""
+    ana, ben = phone(game), phone(game)
+    take_seat(ana, game, 0)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    ana.post(url, {"number": "1", "winner": "2", "active": "0", "draft_winner": "", "preview": ""})  # Cy went out
+    sent = {"number": "1", "winner": "2", "draft_winner": "2", "active": "0", "hand-0": "KC QC JC", "op": "hand"}
+    ana.post(url, sent)
+    html = unescape(page(ben, game))
+    assert 'class="tally sent">30<span class="visually-hidden">, sent in</span>' in html
+    assert "Send in Ben's hand</button>" in html  # his own hand first, not sent yet
+    # Ben's phone taps a card for Ana and sends: refused, Ana's 30 kept.
+    stray = {"number": "1", "winner": "2", "draft_winner": "2", "active": "0", "hand-0": "KC QC JC 5D", "op": "hand"}
+    refused = ben.post(url, stray)
+    text = unescape(refused.content.decode())
+    assert refused.status_code == 409
+    assert "Ana's hand is already in. To change it, tap Replace Ana's hand." in text
+    assert 'value="replace" data-send-hand' in text and "Replace Ana's hand</button>" in text
+    assert DraftHand.objects.get(player__name="Ana").cards == "KC QC JC"
+    # The deliberate act replaces it.
+    replaced = ben.post(url, {**stray, "op": "replace"})
+    assert replaced.status_code == 200 and DraftHand.objects.get(player__name="Ana").cards == "KC QC JC 5D"
+    # A player's own phone sends its own hand again without being asked.
+    again = ana.post(url, {**stray, "hand-0": "KC", "op": "hand"})
+    assert again.status_code == 200 and DraftHand.objects.get(player__name="Ana").cards == "KC"
