@@ -312,4 +312,13 @@ def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         rules = find_rules(slug)
     data = rules_data(rules)
     same_deck = len({(d["packs"], d["jokers"]) for d in data["decks"]}) == 1
-    return render(request, "referee/rules_detail.html", {"rules": data, "engine_rules": rules, "same_deck": same_deck})
+    # What is wild is said once where it never changes, else in a column of the rank alone.
+    table = [rules.in_words(n) for n in range(1, rules.last_round + 1)]
+    context = {
+        "rules": data,
+        "engine_rules": rules,
+        "same_deck": same_deck,
+        "table": table,
+        "wild_column": len({r.wilds for r in table}) > 1,
+    }
+    return render(request, "referee/rules_detail.html", context)

@@ -425,9 +425,18 @@
   });
   document.addEventListener("DOMContentLoaded", placeToast);
   window.addEventListener("scroll", placeToast, { passive: true });
+  // When the notice goes, a Record bar stuck to the bottom of the screen gives its room back
+  // (its buttons stay where they are; the hand under the room comes into view). A bar in its
+  // place in the page keeps the room, so its buttons do not move under the thumb.
   document.addEventListener("click", function (event) {
     var toast = document.getElementById("toast");
-    if (toast && toast.firstChild && !event.target.closest("#toast")) toast.textContent = "";
+    if (!toast || !toast.firstChild || event.target.closest("#toast")) return;
+    toast.textContent = "";
+    var bar = document.querySelector("#entry .record-bar");
+    if (bar && bar.dataset.noticeRoom && bar.getBoundingClientRect().bottom >= window.innerHeight - 1) {
+      bar.style.paddingTop = "";
+      delete bar.dataset.noticeRoom;
+    }
   });
 
   // After a round is saved the page stays where it is; the second tap of a double tap on

@@ -81,8 +81,9 @@ def _covers_nothing(page):
           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
           return r.bottom > 0 && r.top < innerHeight && !(hit && k.contains(hit)); }).map((k) => k.dataset.tap);
         const under = keys.filter((k) => overlap(k.getBoundingClientRect())).map((k) => k.dataset.tap);
-        const hand = document.querySelector('#entry .player-entry.active .result');
-        return {shown: toast.height > 0, hidden, under, hand: hand ? overlap(hand.getBoundingClientRect()) : false};
+        const hand = Array.from(document.querySelectorAll(
+          '#entry .player-entry.active .result .chips > *, #entry .player-entry.active .result .breakdown > *'));
+        return {shown: toast.height > 0, hidden, under, hand: hand.some((e) => overlap(e.getBoundingClientRect()))};
     }"""
     )
     assert found["shown"], found
@@ -120,6 +121,13 @@ def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     with urllib.request.urlopen(f"{table_server.url}/api/games/{game['id']}/", timeout=10) as answer:
         assert len(json.loads(answer.read())["rounds"]) == 1
+    # The notice went at the first tap, and the cards tapped show above the Record bar.
+    expect(page.locator("#entry .player-entry.active .chips button")).to_have_count(7)
+    assert page.evaluate(
+        """() => { const bar = document.querySelector('#entry .record-bar').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('#entry .player-entry.active .chips button'))
+          .every((c) => c.getBoundingClientRect().bottom <= bar.top); }"""
+    )
 
 
 def _every_number_in_view(page):
@@ -318,3 +326,40 @@ def test_a_refused_records_errors_go_once_they_are_fixed(table_server, phone):
     expect(errors).not_to_have_attribute("data-refused", "")
     page.get_by_role("button", name="Record round 1").click()
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+
+
+def test_no_page_is_cut_at_the_right_and_no_box_has_a_band_above_its_heading(table_server, phone):
+    """The same kind of misfire on the other pages: the records table, the score sheet and the
+    rules show every figure inside the screen, and each box's heading sits at its top."""
+    game = new_game(table_server.url)
+    headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
+    for number in range(1, 4):
+        body = json.dumps({"number": number, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KD", "Dee": "JK"}}).encode()
+        urllib.request.urlopen(
+            urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/rounds/", body, headers), timeout=10
+        ).close()
+    width = phone.viewport_size["width"]
+    for path in ("/players/", f"/g/{game['id']}/sheet/", "/rules/mexican/", f"/g/{game['id']}/", "/nothing/"):
+        phone.goto(f"{table_server.url}{path}")
+        cut = phone.evaluate(
+            """(width) => Array.from(document.querySelectorAll('td, th, h1, h2, p, li')).filter((e) => {
+              const r = e.getBoundingClientRect();
+              const wrap = e.closest('.board-wrap');
+              return r.width > 0 && !e.closest('.visually-hidden') && (r.right > width + 0.5 || r.left < -0.5
+                || (wrap && r.right > wrap.getBoundingClientRect().right + 0.5));
+            }).map((e) => e.tagName + ' ' + e.textContent.trim().slice(0, 20))""",
+            width,
+        )
+        assert cut == [], (path, cut)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width, path
+        bands = phone.evaluate(
+            """() => Array.from(document.querySelectorAll('.card-box')).filter((box) => {
+              const heading = box.querySelector('h1, h2');
+              if (!heading || heading.getBoundingClientRect().height === 0) return false;
+              const gap = heading.getBoundingClientRect().top - box.getBoundingClientRect().top;
+              return gap > parseFloat(getComputedStyle(box).paddingTop) + 14;
+            }).map((box) => box.querySelector('h1, h2').textContent.trim())"""
+        )
+        assert bands == [], (path, bands)
+    phone.goto(f"{table_server.url}/players/")
+    expect(phone.locator("td[data-label=Worst]").first).to_be_in_viewport()

@@ -456,7 +456,7 @@ def test_the_scoreboard_shows_running_totals_on_demand(client):
         'aria-pressed="false"' in plain and "show-running" not in plain.split('id="scoreboard"')[1].split("</table>")[0]
     )
     running = client.get(f"/g/{game['id']}/?running=1").content.decode()
-    assert "board-wrap show-running" in running and 'aria-pressed="true"' in running
+    assert "board-wrap stack show-running" in running and 'aria-pressed="true"' in running
 
 
 def test_the_lan_certificate_authority_is_offered_only_when_the_server_serves_https(client, settings, tmp_path):
@@ -512,3 +512,29 @@ def test_the_page_of_a_phone_that_follows_is_rendered_once_per_version(client, d
     assert client.post(f"/g/{game.pk}/rounds/", round_1()).status_code == 302
     assert "Round 2 of 7" in second.get(f"/g/{game.pk}/").content.decode()
     assert 'id="entry"' in client.get(f"/g/{game.pk}/").content.decode()  # the recording phone's own page
+
+
+def test_the_table_tells_a_phone_on_the_lan_where_to_trust_the_server(client, settings, tmp_path):
+    game = new_game(client)
+    settings.LAN_HTTPS = False
+    assert "/trust/" not in client.get(f"/g/{game.pk}/").content.decode()
+    settings.LAN_HTTPS = True
+    html = client.get(f"/g/{game.pk}/").content.decode()
+    assert '<a href="/trust/">Trust this server</a>' in html and '<a href="/ca.crt">/ca.crt</a>' in html
+
+
+def test_an_unknown_address_answers_a_page_made_for_a_phone(client):
+    response = client.get("/g/nosuchgame/")
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert 'name="viewport"' in html and "Nothing here" in html and 'href="/"' in html
+    assert client.get("/api/nothing/").json()["detail"] == "no such address: /api/nothing/"
+
+
+def test_the_rules_table_says_what_is_wild_once_and_the_contract_in_words(client):
+    html = client.get("/rules/mexican/").content.decode()
+    assert html.count("jokers are wild") == 0 and "Jokers are wild in every round." in html
+    assert "<td>Threes</td>" in html and "<td>1 book of 3+ and 1 run of 4+</td>" in html
+    assert "+ +" not in html
+    contract = client.get("/rules/contract/").content.decode()
+    assert 'scope="col">Wild<' not in contract and "Only jokers are wild in every round." in contract
