@@ -103,8 +103,10 @@ def referee_check(
         parsed_target = parse_played(target or "")
     with _field("cards", "cards"):
         parsed_cards = parse_played(cards or "")
-    check = check_layoff if action == Action.LAYOFF else check_swap
-    return check(rules, round_number, parsed_target, parsed_cards, players=players, opened_this_turn=opened_this_turn)
+    target_cards = (rules, round_number, parsed_target, parsed_cards)
+    if action == Action.LAYOFF:
+        return check_layoff(*target_cards, players=players, opened_this_turn=opened_this_turn, buys=buys)
+    return check_swap(*target_cards, players=players, opened_this_turn=opened_this_turn)
 
 
 def referee_score(

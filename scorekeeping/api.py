@@ -270,6 +270,12 @@ class DraftInput(InputSerializer):
 
     number = serializers.IntegerField(min_value=1, max_value=100, help_text="The round to record next.")
     winner = serializers.CharField(allow_null=True, max_length=200, help_text="Who went out; null: no one did.")
+    cut_bonus = serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="Liverpool: the cutter cut exactly right (-50); left as it is when absent.",
+    )
 
 
 class DraftHandInput(InputSerializer):
@@ -320,7 +326,8 @@ class DraftView(APIView):
         game = _game_to_change(request, game_id)
         serializer = DraftInput(data=request.data)
         serializer.is_valid(raise_exception=True)
-        draft_start(game=game, number=serializer.validated_data["number"], winner=serializer.validated_data["winner"])
+        data = serializer.validated_data
+        draft_start(game=game, number=data["number"], winner=data["winner"], cut_bonus=data["cut_bonus"])
         return _draft(game)
 
     @extend_schema(parameters=[TOKEN], responses={204: None, 403: ERROR, 404: ERROR, 429: ERROR})

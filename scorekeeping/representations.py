@@ -241,6 +241,7 @@ class DraftOutput(Output):
     missing = serializers.SerializerMethodField()
     penalties = serializers.SerializerMethodField()
     version = serializers.IntegerField(source="draft.version")
+    cut_bonus = serializers.BooleanField(source="draft.cut_bonus", help_text="Liverpool: the cutter cut exactly right.")
 
     @extend_schema_field(serializers.DictField(child=DraftHandOutput()))
     def get_hands(self, status: DraftStatus) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseRedirect
@@ -234,6 +235,7 @@ def _table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fal
         "running": request.GET.get("running") == "1",
         "view_url": view_url,
         "link_source": base_source,
+        "lan_https": settings.LAN_HTTPS,
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
         "fragment_seconds": LIVE_FRAGMENT_SECONDS,
         "referee_query": SimpleLazyObject(table.referee_query),
@@ -424,7 +426,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
                         fresh.points.get(p.seat, ""),
                         fresh.buys.get(p.seat, ""),
                     )
-            state.winner = fresh.winner
+            state.winner, state.cut_bonus = fresh.winner, fresh.cut_bonus
         recheck = bool(request.POST.get("refused")) and errors is None and not extra
         entry = entry_view(
             game=game, players=players, number=number, state=state, errors=errors, draft=view, recheck=recheck
@@ -444,8 +446,11 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
     points = form_int(state.points.get(active.seat), None) if active else None
     buys = form_int(state.buys.get(active.seat), None) if active else None
     try:
-        if state.winner != "" and state.winner != request.POST.get("draft_winner", ""):
-            draft_start(game=game, number=number, winner=state.winner_name(players))
+        # The form says the winner and the cut bonus it was drawn with: what this phone changed is kept.
+        bonus_changed = "draft_cut_bonus" in request.POST and state.cut_bonus != bool(request.POST["draft_cut_bonus"])
+        if state.winner != "" and (state.winner != request.POST.get("draft_winner", "") or bonus_changed):
+            cut_bonus = state.cut_bonus if bonus_changed else None
+            draft_start(game=game, number=number, winner=state.winner_name(players), cut_bonus=cut_bonus)
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
             draft_record(game=game, version=form_int(request.POST.get("draft_version"), None))
             return _saved(request, game, number)

@@ -89,9 +89,9 @@ def test_every_translation_keeps_its_placeholders(language):
 @pytest.mark.parametrize(
     ("language", "card", "wilds", "contract"),
     [
-        ("en", "Seven of clubs", "Fours and jokers are wild", "1 book of 3+ + 1 run of 4+"),
-        ("nl", "Klaveren zeven", "Vieren en jokers zijn wild", "1 drieling van 3+ + 1 reeks van 4+"),
-        ("es", "Siete de tréboles", "Los cuatros y los jokers son comodines", "1 grupo de 3+ + 1 escalera de 4+"),
+        ("en", "Seven of clubs", "Fours and jokers are wild", "1 book of 3+ and 1 run of 4+"),
+        ("nl", "Klaveren zeven", "Vieren en jokers zijn wild", "1 drieling van 3+ en 1 reeks van 4+"),
+        ("es", "Siete de tréboles", "Los cuatros y los jokers son comodines", "1 grupo de 3+ y 1 escalera de 4+"),
     ],
 )
 def test_the_engine_speaks_the_active_language(language, card, wilds, contract):

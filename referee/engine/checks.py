@@ -306,6 +306,34 @@ def layout_size_reasons(
     return []
 
 
+def layoff_size_reasons(
+    rules: Rules, number: int, count: int, *, buys: int | None = None, players: int | None = None
+) -> list[str]:
+    """What a hand holds once its contract is down bounds a layoff: an opening lays at least the
+    contract's cards and a turn ends with a discard, so after any later draw (or after the
+    opening, where laying off on that turn is allowed) a hand holds at most what it could hold
+    after the draw less the contract's cards, and one of those is kept to discard. Buys (the
+    ones given, or the most the ruleset allows) add 2 cards each."""
+    if count == 0:
+        return []
+    least = sum(c.length for c in rules.round(number).contract)
+    held = hand_capacity(rules, number, buys=buys, players=players) - least
+    if count < held:
+        return []
+    most = max(held - 1, 0)
+    message = ngettext(
+        "after laying down the contract ({least} or more of its cards) a hand in {where} holds at most {held} "
+        "card after the draw, one of them kept to discard: at most {most} can be laid off, not {n}",
+        "after laying down the contract ({least} or more of its cards) a hand in {where} holds at most {held} "
+        "cards after the draw, one of them kept to discard: at most {most} can be laid off, not {n}",
+        held,
+    )
+    text = message.format(least=least, where=rules.round_name(number), held=held, most=most, n=count)
+    if rules.buys.allowed and buys is not None:
+        text += " " + ngettext("(with {buys} buy)", "(with {buys} buys)", buys).format(buys=buys)
+    return [text]
+
+
 def _hand_size_reasons(rules: Rules, number: int, count: int, where: str, buys: int | None = None) -> list[str]:
     need = rules.round(number).dealt + 1
     if buys is not None:
@@ -390,13 +418,24 @@ def _read_target(target: Sequence[Played], wilds: Wilds) -> tuple[list[Reading],
 
 
 def _on_the_table(
-    rules: Rules, target: Sequence[Played], cards: Sequence[Played], wilds: Wilds, players: int | None
+    rules: Rules, number: int, target: Sequence[Played], cards: Sequence[Played], wilds: Wilds, players: int | None
 ) -> tuple[list[Reading], list[str]]:
-    """The exposed meld's readings, and what is wrong with it or with the cards put to it."""
+    """The exposed meld's readings, and what is wrong with it or with the cards put to it.
+
+    Only the contract's melds are ever laid (no other meld after the opening, in every ruleset
+    here), so a meld of a kind the round's contract lacks cannot be on the table: a run in a
+    round of books only, a book in a round of runs only."""
     reasons = [] if target else [_("no exposed meld (target) was given")]
     reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
     targets, why = _read_target(target, wilds) if target else ([], [])
-    return targets, reasons + why
+    kinds = {c.kind for c in rules.round(number).contract}
+    laid = [t for t in targets if t.kind in kinds]
+    if targets and not laid:
+        message = _("in {where} only {melds} are on the table: its contract is {contract}, and no other meld is laid")
+        melds = _(rules.book_plural) if Kind.BOOK in kinds else _(rules.run_plural)
+        contract = rules.contract_words(number, final_note=False)
+        why.append(message.format(where=rules.round_name(number), melds=melds, contract=contract))
+    return laid, reasons + why
 
 
 def check_layoff(
@@ -407,6 +446,7 @@ def check_layoff(
     *,
     players: int | None = None,
     opened_this_turn: bool = False,
+    buys: int | None = None,
 ) -> Verdict:
     action = Action.LAYOFF
     rnd = rules.round(number)
@@ -425,9 +465,9 @@ def check_layoff(
             reasons.append(_("laying off is allowed only on turns after the one the contract was laid down"))
     if not cards:
         reasons.append(_("no cards to lay off were given"))
-    reasons += layout_size_reasons(rules, number, len(cards), players=players)
+    reasons += layoff_size_reasons(rules, number, len(cards), buys=buys, players=players)
     wilds = _wilds(rules, number)
-    targets, why = _on_the_table(rules, target, cards, wilds, players)
+    targets, why = _on_the_table(rules, number, target, cards, wilds, players)
     reasons += why
     if reasons:
         return _illegal(action, reasons)
@@ -521,7 +561,7 @@ def check_swap(
         reasons.append(_("a swap puts in exactly one natural card; {n} were given").format(n=len(cards)))
     elif cards[0].card.is_joker:
         reasons.append(_("a swap puts in the natural card a wild stands for, not a joker"))
-    targets, why = _on_the_table(rules, target, cards, wilds, players)
+    targets, why = _on_the_table(rules, number, target, cards, wilds, players)
     reasons += why
     if reasons:
         return _illegal(action, reasons)

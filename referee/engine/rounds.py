@@ -259,13 +259,17 @@ def score_round(
 
 
 def _draw_rank(card: Card) -> int:
-    """In the draw for the deal aces are high; suits do not count."""
+    """In the draw for the deal the king is highest and the ace lowest; suits do not count.
+
+    Document 001 (and its Dutch twin 004) chooses the first dealer by "high-card draw" and gives
+    one card ranking, "low to high: Ace, 2, ... K"; that an ace may also close a run at the
+    top is a rule of runs, not of the ranking (docs/rules.md)."""
     assert card.rank is not None
-    return 14 if card.rank == 1 else card.rank
+    return card.rank
 
 
 def draw_for_dealer(names: Sequence[str], draw: Mapping[str, str]) -> tuple[int | None, dict[str, list[str]]]:
-    """Who deals first when every player draws a card: the highest rank, aces high.
+    """Who deals first when every player draws a card: the highest rank, kings high, aces low.
 
     Answers the seat, or every problem under its field: a name that is not a player, a card
     that is not one card (or is a joker), a player who drew nothing, a tie at the top.
@@ -300,5 +304,5 @@ def draw_for_dealer(names: Sequence[str], draw: Mapping[str, str]) -> tuple[int 
     if len(top) > 1:
         message = _("{names} tie with the highest card ({ranks}): they draw again")
         tied = names_and([names[s] for s in sorted(top)])
-        return None, {"draw": [message.format(names=tied, ranks=rank_plural(1 if best == 14 else best))]}
+        return None, {"draw": [message.format(names=tied, ranks=rank_plural(best))]}
     return top[0], {}

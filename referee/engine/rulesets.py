@@ -117,6 +117,7 @@ class RoundInWords:
     contract: str
     components: tuple[Component, ...]
     final: bool
+    wild_ranks: str = ""  # ``Threes``: the rank wild this round beside the jokers (a table's column)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +221,7 @@ class Rules:
             contract=self.contract_words(number),
             components=rnd.contract,
             final=rnd.final,
+            wild_ranks=capfirst(rank_plural(wild)) if wild is not None else "",
         )
 
     @property
@@ -257,7 +259,7 @@ class Rules:
         return template.format(noun=self._noun(component, count), n=component.length)
 
     def contract_words(self, number: int, *, final_note: bool = True) -> str:
-        """``1 book of 3+ + 1 run of 4+``; the final round says how it is won."""
+        """``1 book of 3+ and 1 run of 4+``; the final round says how it is won."""
         rnd = self.round(number)
         parts: list[str] = []
         seen: list[Component] = []
@@ -268,7 +270,9 @@ class Rules:
             count = rnd.contract.count(component)
             words = self.component_words(component, exact=self.exact_opening and not rnd.final, count=count)
             parts.append(f"{count} {words}")
-        text = " + ".join(parts)
+        text = parts[-1]
+        if len(parts) > 1:
+            text = _("{first} and {last}").format(first=", ".join(parts[:-1]), last=parts[-1])
         if rnd.final and final_note:
             text = _("{contract}, the whole hand at once, no discard").format(contract=text)
         return text

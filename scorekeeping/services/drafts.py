@@ -54,23 +54,30 @@ def _live_draft(game: Game, recorded: int, *, lock: bool = False) -> Draft | Non
     return drafts.filter(game=game, number=recorded + 1).select_related("winner").first()
 
 
-def draft_start(*, game: Game, number: int, winner: str | None) -> Draft:
-    """Start the round in progress (``winner`` None: no one went out), or change its winner.
-    Only the round to record next: 409 for one already recorded, 400 for any other."""
+def draft_start(*, game: Game, number: int, winner: str | None, cut_bonus: bool | None = None) -> Draft:
+    """Start the round in progress (``winner`` None: no one went out), or change its winner;
+    ``cut_bonus`` (Liverpool: the cutter cut exactly right) as a round recorded at once has it,
+    left as it is when None. Only the round to record next: 409 for one already recorded, 400
+    for any other."""
     rules = rules_for(game)
+    if cut_bonus and not rules.cut_bonus:
+        raise InvalidInput(_("{title} has no cut bonus (Liverpool has)").format(title=rules.title), "cut_bonus")
     with transaction.atomic():
         game = locked(game, None)
         refuse_number(rules, number, game.rounds.count())
         players = list(game.players.order_by("seat"))
         out = _player(players, winner, "winner") if winner is not None else None
+        bonus = bool(cut_bonus)
         draft, created = Draft.objects.select_for_update().get_or_create(
-            game=game, number=number, defaults={"winner": out}
+            game=game, number=number, defaults={"winner": out, "cut_bonus": bonus}
         )
-        if created or draft.winner_id != (out.pk if out else None):
+        changed = draft.winner_id != (out.pk if out else None) or (cut_bonus is not None and draft.cut_bonus != bonus)
+        if created or changed:
             if not created:
                 draft.winner = out
+                draft.cut_bonus = bonus if cut_bonus is not None else draft.cut_bonus
                 draft.version += 1
-                draft.save(update_fields=["winner", "version"])
+                draft.save(update_fields=["winner", "cut_bonus", "version"])
             touch(game)
     return draft
 

@@ -192,7 +192,7 @@ def test_rulesets_list_and_detail(client):
         "dealt": 8,
         "wild_rank": "4",
         "wilds": "Fours and jokers are wild",
-        "contract": "1 book of 3+ + 1 run of 4+",
+        "contract": "1 book of 3+ and 1 run of 4+",
         "components": [{"kind": "book", "length": 3}, {"kind": "run", "length": 4}],
         "final": False,
     }

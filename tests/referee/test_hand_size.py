@@ -79,8 +79,14 @@ def test_the_solver_refuses_a_hand_bigger_than_the_round_allows():
 
 
 def test_laying_off_keeps_a_card_back_too():
-    verdict = layoff("mexican", [], 1, "7C 7D 7H", "7S 7C 7D 7H 7S JK JK JK")
-    assert not verdict.legal and "leaving none to discard" in verdict.reasons[0]
+    # Round 1: 8 cards after the draw, at least 6 laid down to open: 2 left, one to discard.
+    verdict = layoff("mexican", [], 1, "7C 7D 7H", "7S JK")
+    assert not verdict.legal
+    assert verdict.reasons == (
+        "after laying down the contract (6 or more of its cards) a hand in round 1 holds at most 2 cards "
+        "after the draw, one of them kept to discard: at most 1 can be laid off, not 2",
+    )
+    assert layoff("mexican", [], 1, "7C 7D 7H", "7S").legal
 
 
 def test_the_check_api_takes_buys(client):

@@ -7,10 +7,10 @@ from .helpers import layoff, shown, swap
 LEGAL_LAYOFFS = [
     # ruleset, variants, round, target, cards, result
     ("mexican", [], 2, "7C 7D 4H=7S", "7H", ["7C 7D 4H=7S 7H"]),  # document 000, section 07
-    ("mexican", [], 2, "7C 7D 4H", "7H 7S JK", ["7C 7D 4H=7 7H 7S JK=7"]),
+    ("mexican", ["buy-discard"], 2, "7C 7D 4H", "7H 7S JK", ["7C 7D 4H=7 7H 7S JK=7"]),  # 3 cards: bought ones
     ("mexican", [], 2, "9S 10S JS QS", "KS", ["9S 10S JS QS KS"]),
     ("mexican", [], 2, "9S 10S JS QS", "8S", ["8S 9S 10S JS QS"]),
-    ("mexican", [], 2, "9S 10S JS QS", "KS AS 8S", ["8S 9S 10S JS QS KS AS"]),  # both ends at once
+    ("mexican", ["buy-discard"], 2, "9S 10S JS QS", "KS AS 8S", ["8S 9S 10S JS QS KS AS"]),  # both ends at once
     ("mexican", [], 2, "JS QS KS AS", "10S", ["10S JS QS KS AS"]),
     ("mexican", [], 2, "AS 2S 3S 4S", "5S", ["AS 2S 3S 4S 5S"]),
     ("mexican", [], 2, "9S 10S JS QS", "JK", ["JK=8S 9S 10S JS QS"]),  # a wild at an end: first choice shown

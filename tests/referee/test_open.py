@@ -73,7 +73,7 @@ ILLEGAL_OPENINGS = [
         [],
         2,
         ["7C 7D 4H"],
-        ["the contract of round 2 is 1 book of 3+ + 1 run of 4+: 2 melds, but 1 was laid", "missing: a run of 4+"],
+        ["the contract of round 2 is 1 book of 3+ and 1 run of 4+: 2 melds, but 1 was laid", "missing: a run of 4+"],
     ),
     (
         "mexican",

@@ -45,8 +45,10 @@ def test_every_problem_is_named_under_its_field():
 @pytest.mark.parametrize(
     ("draw", "seat", "error"),
     [
-        ({"Ana": "KS", "Ben": "AS", "Cy": "2C", "Dee": "QD"}, 1, None),
-        ({"Ana": "AS", "Ben": "AD", "Cy": "2C", "Dee": "QD"}, None, "Ana and Ben tie with the highest card (aces)"),
+        # Issue 23: the ace is low in the draw (001's ranking, "low to high: Ace, 2, ... K").
+        ({"Ana": "KS", "Ben": "AS", "Cy": "2C", "Dee": "QD"}, 0, None),
+        ({"Ana": "AS", "Ben": "2D", "Cy": "AC", "Dee": "3D"}, 3, None),
+        ({"Ana": "KS", "Ben": "KD", "Cy": "2C", "Dee": "AD"}, None, "Ana and Ben tie with the highest card (kings)"),
         ({"Ana": "JK", "Ben": "AD", "Cy": "2C", "Dee": "QD"}, None, "Ana draws one card, not a joker"),
         ({"Ana": "KS"}, None, "every player draws a card; missing: Ben, Cy, Dee"),
     ],

@@ -212,8 +212,8 @@ def test_every_variant_applies_to_a_known_ruleset():
 
 
 def test_contract_words():
-    assert find_rules().contract_words(2) == "1 book of 3+ + 1 run of 4+"
+    assert find_rules().contract_words(2) == "1 book of 3+ and 1 run of 4+"
     assert find_rules().contract_words(7) == "3 runs of 4+, the whole hand at once, no discard"
-    assert find_rules("shanghai").contract_words(6) == "2 groups of exactly 3 + 1 sequence of exactly 5"
+    assert find_rules("shanghai").contract_words(6) == "2 groups of exactly 3 and 1 sequence of exactly 5"
     assert find_rules().wild_words(2) == "Fours and jokers are wild"
     assert find_rules("contract").wild_words(2) == "Only jokers are wild"

@@ -154,7 +154,7 @@ def test_solver_open_keeps_exact_contracts_exact():
 
 def test_solver_open_says_when_there_is_none():
     verdict = solve_open(find_rules(), 2, parse_cards("7C 7D 8H 9S 10S JS 3S KD 2C"))
-    assert verdict.reasons == ("this hand holds no opening for round 2: 1 book of 3+ + 1 run of 4+",)
+    assert verdict.reasons == ("this hand holds no opening for round 2: 1 book of 3+ and 1 run of 4+",)
 
 
 def test_solver_open_needs_a_card_left_to_discard():

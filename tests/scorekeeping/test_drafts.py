@@ -50,6 +50,7 @@ def test_hands_sent_in_one_by_one_are_recorded_as_one_round(table, client):
         "missing": ["Ben", "Cy", "Dee"],
         "penalties": {},
         "version": 1,
+        "cut_bonus": False,
     }
     assert table("put", "hands/Ben/", {"cards": "4c kc"}).status_code == 200
     assert table("put", "hands/cy/", {"cards": ["JK"]}).status_code == 200  # names in any case
@@ -262,3 +263,29 @@ def test_a_seat_form_with_nonsense_changes_nothing(table):
         response = phone.post(f"/g/{table.game.pk}/seat/", {"player": value})
         assert response.status_code == 302  # read as "no seat": nothing to leave, nothing taken
     assert live_version(table.game) == before and not Seat.objects.exists()
+
+
+def test_a_liverpool_round_in_progress_carries_the_cut_bonus_as_a_round_typed_at_once(client):
+    """Issue 23: every option of a round recorded at once, the round in progress has too."""
+    game, token = game_create(ruleset="liverpool", variants=[], players=NAMES, first_dealer="Ana")
+    base = f"/api/games/{game.pk}/draft/"
+    started = api(client, "put", base, token, {"number": 1, "winner": "Ana", "cut_bonus": True})
+    assert started.status_code == 200 and started.json()["cut_bonus"] is True
+    again = api(client, "put", base, token, {"number": 1, "winner": "Ana"})  # absent: left as it is
+    assert again.json()["cut_bonus"] is True and again.json()["version"] == 1
+    for name, cards in (("Ben", "4C"), ("Cy", "5D"), ("Dee", "6D")):
+        assert api(client, "put", f"{base}hands/{name}/", token, {"cards": cards}).status_code == 200
+    version = api(client, "get", base).json()["version"]
+    assert api(client, "post", f"{base}record/", token, {"version": version}).status_code == 201
+    # The same round typed at once, in a second game: the same scores.
+    other, _token = game_create(ruleset="liverpool", variants=[], players=NAMES, first_dealer="Ana")
+    record(other, 1, "Ana", {"Ben": "4C", "Cy": "5D", "Dee": "6D"}, cut_bonus=True)
+    drafted = {s.player.name: s.points for s in Round.objects.get(game=game).scores.all()}
+    typed = {s.player.name: s.points for s in Round.objects.get(game=other).scores.all()}
+    assert drafted == typed and min(drafted.values()) < 0 and Round.objects.get(game=game).cut_bonus
+
+
+def test_the_cut_bonus_is_refused_where_the_rules_have_none(table):
+    refused = table("put", body={"number": 1, "winner": "Ana", "cut_bonus": True})
+    assert refused.status_code == 400 and "has no cut bonus" in str(refused.json())
+    assert not Draft.objects.exists()

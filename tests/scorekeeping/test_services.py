@@ -86,11 +86,11 @@ def test_first_dealer_random_is_a_player(db):
     assert len(seats) > 1  # 30 draws all alike would be a 1 in 3^29 chance
 
 
-def test_first_dealer_drawn_highest_card_aces_high(db):
+def test_first_dealer_drawn_highest_card_aces_low(db):
     game, _ = game_create(
         ruleset="mexican", variants=[], players=["Ana", "Ben", "Cy"], draw={"Ana": "KS", "Ben": "AD", "Cy": "10H"}
     )
-    assert (game.first_dealer_seat, game.first_dealer_method) == (1, "draw")
+    assert (game.first_dealer_seat, game.first_dealer_method) == (0, "draw")  # the king; the ace is low
 
 
 def test_first_dealer_draw_tie_redraws(db):

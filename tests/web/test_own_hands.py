@@ -207,3 +207,21 @@ def test_a_hand_another_phone_sent_in_is_replaced_only_on_purpose(game):
     # A player's own phone sends its own hand again without being asked.
     again = ana.post(url, {**stray, "hand-0": "KC", "op": "hand"})
     assert again.status_code == 200 and DraftHand.objects.get(player__name="Ana").cards == "KC"
+
+
+def test_the_cut_bonus_is_kept_with_the_round_in_progress_on_the_table_page(client):
+    body = {"players": NAMES, "first_dealer": "Ana", "ruleset": "liverpool"}
+    game = client.post("/api/games/", body, content_type="application/json").json()
+    ben = phone(game)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    base = {"number": "1", "winner": "0", "draft_winner": "0", "draft_cut_bonus": "", "active": "1", "preview": "1"}
+    ben.post(url, {**base, "draft_winner": ""})  # Ana went out
+    ben.post(url, {**base, "cut_bonus": "on"})  # the box ticked on this phone
+    assert Draft.objects.get().cut_bonus is True
+    html = page(ben, game)
+    assert 'name="cut_bonus" checked' in html and 'name="draft_cut_bonus" value="1"' in html
+    ben.post(url, {**base, "draft_cut_bonus": "1", "cut_bonus": "on", "hand-1": "4C"})  # a later preview: kept
+    assert Draft.objects.get().cut_bonus is True
+    ben.post(url, {**base, "draft_cut_bonus": "1"})  # unticked here: taken off
+    assert Draft.objects.get().cut_bonus is False
