@@ -290,3 +290,44 @@ def test_no_sentence_has_an_unfilled_plural_or_a_placeholder_article(language):
             if count == 1 and entry.msgid not in NEVER_ONE:
                 assert not re.search(PLURAL_NOUN_AFTER_ONE, text), (entry.msgid, text)
     assert checked > 300
+
+
+@pytest.mark.parametrize("language", ["nl", "es"])
+def test_identities_and_round_words_read_whole_in_a_sentence(language):
+    """Issue 23: every message that takes a wild's identity or a round's word, filled with real
+    values the way the code fills them (a round word may come capitalised), has its article and
+    no capital after a colon."""
+    import re
+
+    from django.utils import translation
+
+    from referee.engine import Identity, find_rules
+    from referee.engine.cards import Suit
+    from referee.engine.i18n import capfirst
+
+    from .referee.helpers import swap
+
+    with translation.override(language):
+        identity = Identity(7, Suit.HEARTS).name
+        if language == "es":
+            assert identity == "el siete de corazones"
+            verdict = swap("mexican", ["wild-swap"], 2, "7C 7D 4H=7S", "7H")
+            assert "el siete de corazones" in verdict.reasons[0]
+        else:
+            assert identity == "harten zeven"
+        words = []
+        for slug in ("mexican", "contract"):
+            rules = find_rules(slug)
+            words += [capfirst(translation.gettext(rules.round_word)), rules.round_name(3), capfirst(rules.round_name(3))]
+        po = _catalogue(language)
+        checked = 0
+        for entry in po:
+            if not any(p in entry.msgid for p in ("{word}", "{where}", "{identity}")):
+                continue
+            for text in _translations(entry):
+                for word in words:
+                    filled = re.sub(r"\{word\}|\{where\}", word, text).replace("{identity}", identity)
+                    filled = re.sub(r"\{[a-z_]+(![rs])?\}", "7", filled)
+                    checked += 1
+                    assert not re.search(r": [A-ZÁÉÍÓÚÑ][a-záéíóúñ]", filled), (entry.msgid, filled)
+        assert checked > 50

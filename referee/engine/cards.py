@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .errors import CardSyntaxError
-from .i18n import N_, _, capfirst
+from .i18n import N_, _, capfirst, pgettext
 
 T = TypeVar("T")
 
@@ -226,10 +226,12 @@ class Identity:
 
     @property
     def name(self) -> str:
-        """``seven of spades`` or ``a seven``."""
+        """``seven of spades`` or ``a seven``, as said inside a sentence ("JK stands for …"): the
+        languages that need an article get it from the context (Spanish "el siete de picas")."""
         if self.suit is None:
             return _(RANK_WITH_ARTICLE[self.rank])
-        return _("{rank} of {suit}").format(rank=rank_name(self.rank), suit=self.suit.noun)
+        template = pgettext("identity in a sentence", "{rank} of {suit}")
+        return template.format(rank=rank_name(self.rank), suit=self.suit.noun)
 
     def __str__(self) -> str:
         return RANK_TEXT[self.rank] + (self.suit._value_ if self.suit else "")

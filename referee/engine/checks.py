@@ -15,7 +15,7 @@ from .cards import Card, Identity, Played, rank_plural
 from .errors import ImpossibleHand
 from .i18n import _, capfirst, ngettext
 from .melds import Placed, Reading, Wilds, identity_at, read, runs_join
-from .rulesets import Component, Kind, Rules, SwapPolicy
+from .rulesets import Component, Kind, Rules, SwapPolicy, variant_named
 
 MAX_MELDS = 8
 
@@ -455,12 +455,11 @@ def check_layoff(
         return _illegal(action, [_final_no_table(rules, number)])
     if opened_this_turn and not rules.layoff_on_opening_turn:
         if rules.slug == "mexican":
-            reasons.append(
-                _(
-                    "laying off is allowed only on turns after the one the contract was laid down "
-                    "(the variant open-turn-layoff allows it)"
-                )
+            message = _(
+                "laying off is allowed only on turns after the one the contract was laid down "
+                "(the variant {variant} allows it)"
             )
+            reasons.append(message.format(variant=variant_named("open-turn-layoff")))
         else:
             reasons.append(_("laying off is allowed only on turns after the one the contract was laid down"))
     if not cards:
@@ -546,11 +545,11 @@ def check_swap(
     if rules.swap is SwapPolicy.NONE:
         if rules.slug == "mexican":
             message = _(
-                "{name} fixes wilds once played: they cannot be taken back (the house rule wild-swap allows it)"
+                "{name} fixes wilds once played: they cannot be taken back (the house rule {variant} allows it)"
             )
         else:
             message = _("{name} fixes wilds once played: they cannot be taken back")
-        reasons.append(message.format(name=rules.display_name))
+        reasons.append(message.format(name=rules.display_name, variant=variant_named("wild-swap")))
         return _illegal(action, reasons)
     if rnd.final:
         return _illegal(action, [_final_no_table(rules, number)])

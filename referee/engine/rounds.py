@@ -17,7 +17,7 @@ from .cards import Card, parse_cards, rank_plural
 from .checks import copy_reasons
 from .errors import RefereeError
 from .i18n import _, ngettext
-from .rulesets import Rules
+from .rulesets import Rules, variant_named
 from .scoring import CardPoints, HandSize, card_score, card_values, hand_left_size, possible_total, step, total_bounds
 from .words import names_and, values_or
 
@@ -112,7 +112,9 @@ def _buys_reason(rules: Rules, number: int, name: str, value: object, players: i
         return 0, message.format(name=name, value=value)
     if count and not rules.buys.allowed:
         if rules.slug == "mexican":
-            return 0, _("{title} has no buys (the variant buy-discard allows them)").format(title=rules.title)
+            return 0, _("{title} has no buys (the variant {variant} allows them)").format(
+                title=rules.title, variant=variant_named("buy-discard")
+            )
         return 0, _("{title} has no buys").format(title=rules.title)
     if rules.buys.limit is not None and count > rules.buys.limit:
         message = ngettext(

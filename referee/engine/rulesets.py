@@ -502,6 +502,11 @@ def find_variant(slug: str) -> Variant:
         raise UnknownVariant(_("unsupported variant: {slug!r}").format(slug=slug)) from None
 
 
+def variant_named(slug: str) -> str:
+    """A variant as players call it, in quotes, for a sentence: ``“Lay off on the opening turn”``."""
+    return _("“{name}”").format(name=_(VARIANTS[slug].name))
+
+
 def variants_for(ruleset: str) -> list[Variant]:
     return [v for v in VARIANTS.values() if ruleset in v.rulesets]
 

@@ -73,7 +73,7 @@ def test_layoff_on_the_opening_turn_only_with_the_variant(variants, legal):
     assert verdict.legal is legal
     if not legal:
         assert "only on turns after the one the contract was laid down" in verdict.reasons[0]
-        assert "open-turn-layoff" in verdict.reasons[0]
+        assert "the variant “Lay off on the opening turn” allows it" in verdict.reasons[0]
 
 
 def test_layoff_onto_an_ambiguous_run_says_which_reading_it_used():
@@ -107,7 +107,7 @@ def test_swap_legal(ruleset, variants, number, target, card, result, freed):
 
 
 ILLEGAL_SWAPS = [
-    ("mexican", [], 2, "5S 6S 7S JK=8S", "8S", ["Mexican Rummy fixes wilds once played", "wild-swap allows it"]),
+    ("mexican", [], 2, "5S 6S 7S JK=8S", "8S", ["Mexican Rummy fixes wilds once played", "the house rule “Wild swap” allows it"]),
     (
         "mexican",
         ["wild-swap"],

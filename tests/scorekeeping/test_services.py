@@ -252,7 +252,7 @@ REFUSALS = [
         {},
         {"buys": {"Ben": 1}},
         "buys.Ben",
-        "Mexican Rummy has no buys (the variant buy-discard allows them)",
+        "Mexican Rummy has no buys (the variant “Buy the discard” allows them)",
     ),
     (1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"}, {}, {"cut_bonus": True}, "cut_bonus", "has no cut bonus"),
 ]
