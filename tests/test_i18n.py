@@ -318,7 +318,8 @@ def test_identities_and_round_words_read_whole_in_a_sentence(language):
         words = []
         for slug in ("mexican", "contract"):
             rules = find_rules(slug)
-            words += [capfirst(translation.gettext(rules.round_word)), rules.round_name(3), capfirst(rules.round_name(3))]
+            name = rules.round_name(3)
+            words += [capfirst(translation.gettext(rules.round_word)), name, capfirst(name)]
         po = _catalogue(language)
         checked = 0
         for entry in po:

@@ -107,7 +107,14 @@ def test_swap_legal(ruleset, variants, number, target, card, result, freed):
 
 
 ILLEGAL_SWAPS = [
-    ("mexican", [], 2, "5S 6S 7S JK=8S", "8S", ["Mexican Rummy fixes wilds once played", "the house rule “Wild swap” allows it"]),
+    (
+        "mexican",
+        [],
+        2,
+        "5S 6S 7S JK=8S",
+        "8S",
+        ["Mexican Rummy fixes wilds once played", "the house rule “Wild swap” allows it"],
+    ),
     (
         "mexican",
         ["wild-swap"],
