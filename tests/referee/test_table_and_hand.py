@@ -114,3 +114,18 @@ def test_the_bound_is_lifted_by_buys_the_check_api_is_told_of(client):
     assert refused["legal"] is False and "at most 1 can be laid off, not 3" in refused["reasons"][0]
     body["buys"] = 1
     assert client.post("/api/referee/check/", body, content_type="application/json").json()["legal"] is True
+
+
+@pytest.mark.parametrize(("ruleset", "variants"), ALL)
+def test_in_every_round_a_layoff_keeps_to_what_the_opening_left(ruleset, variants):
+    """Without buys: after the draw a hand that has laid down its contract holds dealt + 1 less the
+    contract's cards; one of them is the discard. One card more than that is refused, and the bound
+    grows by 2 with each buy."""
+    rules, rounds = _rounds(ruleset, variants)
+    for number in rounds:
+        rnd = rules.round(number)
+        held = rnd.dealt + 1 - sum(c.length for c in rnd.contract)  # 0 in Shanghai deal 7: no layoff at all
+        assert layoff_size_reasons(rules, number, max(held, 1), buys=0), (number, held)
+        assert held - 1 < 1 or not layoff_size_reasons(rules, number, held - 1, buys=0), (number, held)
+        if rules.buys.allowed and held > 0:
+            assert not layoff_size_reasons(rules, number, held, buys=1), number
