@@ -234,6 +234,9 @@ def test_a_seat_is_no_permission(table):
         ("", {"number": 1, "winner": "Ana", "extra": 1}, 400),  # unknown key
         ("", {"number": 10**12, "winner": "Ana"}, 400),  # past the column and the rules
         ("", {"number": 1, "winner": "A\u0000na"}, 400),  # a control character
+        ("", {"number": 1, "winner": "Ana", "cut_bonus": "maybe"}, 400),  # not a yes or no
+        ("", {"number": 1, "winner": "Ana", "cut_bonus": 10**12}, 400),
+        ("", {"number": 1, "winner": "Ana", "cut_bonus": True}, 400),  # Mexican has no cut bonus
         ("hands/Ben/", {"points": 10**15}, 400),
         ("hands/Ben/", {"buys": -1, "cards": "4C"}, 400),
         ("hands/Ben/", {"cards": "4C" * 400}, 400),  # longer than any hand
