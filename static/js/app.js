@@ -581,9 +581,19 @@
     if (event.detail.elt && event.detail.elt.id === "poller") {
       var form = entryForm();
       event.detail.headers["X-Entry-Pristine"] = form && form.dataset.dirty ? "0" : "1";
+      event.detail.elt.dataset.askedPristine = event.detail.headers["X-Entry-Pristine"];
       var version = form && form.querySelector("input[name=version]");
       if (version) event.detail.headers["X-Entry-Version"] = version.value;
     }
+  });
+
+  // A tap made while that fetch was on its way makes the entry no longer blank: the fresh entry
+  // the answer brings (asked for as blank) would wipe the card just tapped, so it is not put in.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var poller = document.getElementById("poller");
+    var form = entryForm();
+    if (event.detail.target && event.detail.target.id === "entry-slot" && poller &&
+        poller.dataset.askedPristine === "1" && form && form.dataset.dirty) event.detail.shouldSwap = false;
   });
 
   // Say plainly when the network is gone; send the round again when it is back.
