@@ -1,6 +1,6 @@
 """One game's burst of writes never drains the database pool for the other tables.
 
-A write waits for the game's row lock (``services.history.locked``) while holding one of the
+A write waits for the game's row lock (``services.versioning.locked``) while holding one of the
 process's database connections, so a burst of writes on one game could hold them all, and
 every other table's requests would wait for a connection (then 503). This middleware lets
 at most ``GAME_WRITES_IN_FLIGHT`` writes of one game into the process at once (a quarter of

@@ -1,7 +1,7 @@
 """Live tables by push: a game's change stream (server-sent events), and how a change reaches it.
 
 ``GET /g/<id>/events/`` answers ``text/event-stream``. Each change of the game (a round
-recorded, corrected or undone; every write moves the game's version, ``history.log_change``)
+recorded, corrected or undone; every write moves the game's version, ``versioning.log_change``)
 and each step of a round in progress (a hand sent in, ``services.drafts``) moves the game's
 ``live_version``, and is an event whose ``id:`` is that number. A client that reconnects sends
 ``Last-Event-ID`` (the page's first connection sends ``?v=<version it shows>``); if the game

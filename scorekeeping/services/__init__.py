@@ -21,10 +21,10 @@ from .drafts import (
 )
 from .edit_links import game_token_replace
 from .games import MAX_NAME, clean_name, game_again, game_create, holds_control_characters, rules_for
-from .history import game_redo, game_undo
 from .rounds import CardsInput, round_preview, round_record, round_replace
 from .snapshots import round_entries, round_restore, round_snapshot
 from .tokens import game_token_valid, token_hash
+from .undo import game_redo, game_undo
 
 __all__ = [
     "MAX_NAME",

@@ -36,8 +36,8 @@ from referee.engine.rounds import name_key
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Draft, DraftHand, Game, Player, Round, Seat
 from .games import rules_for
-from .history import locked, touch
 from .rounds import CardsInput, refuse_number, round_preview, round_record
+from .versioning import locked, touch
 
 MAX_BUYS = 1000  # the rules bound buys far below; this bounds the column before the rules are asked
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from ..models import Game
-from .history import locked, touch
 from .tokens import new_token, token_hash
+from .versioning import locked, touch
 
 
 def game_token_replace(*, game: Game) -> str:

@@ -14,8 +14,8 @@ from referee.engine.rounds import RoundScore, score_round
 from ..errors import Conflict, InvalidInput
 from ..models import Change, Draft, Game, Player, Round, Score
 from .games import rules_for
-from .history import locked, log_change
 from .snapshots import round_snapshot
+from .versioning import locked, log_change
 
 CardsInput = str | Sequence[str]
 

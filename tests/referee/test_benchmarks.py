@@ -4,9 +4,9 @@ import math
 import random
 from collections import Counter
 
-from referee.benchmarks import _mutated, _pool, cases, check_throughput, engine_results, http_latency
 from referee.engine import check_copies, find_rules, parse_cards
 from referee.engine.solver import MAX_STEPS
+from scorekeeping.bench.referee import _mutated, _pool, cases, check_throughput, engine_results, http_latency
 
 
 def test_every_solver_case_is_searched_and_its_worst_hand_is_one_the_rules_allow():

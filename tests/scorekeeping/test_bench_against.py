@@ -9,7 +9,7 @@ import re
 import pytest
 from django.db import connection
 
-from scorekeeping.bench_against import against
+from scorekeeping.bench.against import against
 
 pytestmark = [pytest.mark.once, pytest.mark.django_db]  # real server processes: once in CI
 

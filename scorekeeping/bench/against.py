@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.db import connection
 
-from .benchmarks import ROOT, pinned_server, request_ms
+from .live import ROOT, pinned_server, request_ms
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 TARGET = 1.5

@@ -35,11 +35,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from . import server
-from .models import Game
-from .services import game_create, round_record
+from .. import server
+from ..models import Game
+from ..services import game_create, round_record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHANGHAI_HANDS = ["5C KD", "JK 2H", "7S", "AC AD", "9H 10H", "QS", "4D"]
 
 

@@ -19,11 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
+from referee.engine.cards import DECK
+from referee.engine.solver import Steps
 from scorekeeping import server
-
-from .engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
-from .engine.cards import DECK
-from .engine.solver import Steps
 
 ENGINE_TARGET_MS = 5.0
 
@@ -53,7 +52,7 @@ class Case:
     known: tuple[str, ...] = ()  # the slowest hands earlier searches found: the search starts from them too
 
     def solve(self, hand: Sequence[Card], steps: Steps | None = None) -> Verdict:
-        from .engine import solve_go_out, solve_open
+        from referee.engine import solve_go_out, solve_open
 
         return (solve_go_out if self.go_out else solve_open)(self.rules, self.number, hand, steps=steps)
 
@@ -191,7 +190,7 @@ def _request(port: int, method: str, path: str, body: bytes | None = None) -> fl
 def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.settings") -> tuple[float, float]:
     """Median ms of GET /healthz and of POST /api/referee/check/ through a real gunicorn."""
     port = server.free_port()
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": settings_module,

@@ -1,19 +1,19 @@
-"""The history of a game: every write locks the game, checks its version and is logged; undo."""
+"""The write unit every service ends with: the game row locked (409 on a stale version), the
+next version logged as a change, or the live version moved for a step the phones should see.
+Both announce the change to the open streams at commit."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.engine import Rules
 
-from ..errors import Conflict, InvalidInput
+from ..errors import Conflict
 from ..live import announce
-from ..models import Change, Game, Round
+from ..models import Change, Game
 from .games import rules_for
-from .snapshots import round_entries, round_restore
 
 
 def locked(game: Game, version: int | None) -> Game:
@@ -58,34 +58,3 @@ def touch(game: Game) -> None:
     game.live_version += 1
     game.save(update_fields=["live_version", "updated_at"])
     announce(game)
-
-
-def game_undo(*, game: Game, version: int | None = None) -> Change:
-    """Undo the latest change still in force; the undo itself goes into the history."""
-    with transaction.atomic():
-        game = locked(game, version)
-        last = game.changes.exclude(action=Change.Action.UNDO).filter(undone_by__isnull=True).order_by("-id").first()
-        if last is None:
-            raise InvalidInput(_("there is nothing to undo"), "undo")
-        Round.objects.filter(game=game, number=last.round_number).delete()
-        if last.before is not None:
-            round_restore(game, last.before)
-        return log_change(
-            game, Change.Action.UNDO, last.round_number, before=last.after, after=last.before, undoes=last
-        )
-
-
-def game_redo(*, game: Game, version: int | None = None) -> Change:
-    """Take back the latest undo, while it is the latest change: the round undone is made again
-    by the service that made it (recorded or corrected), and logged as such."""
-    from .rounds import round_record, round_replace
-
-    with transaction.atomic():
-        game = locked(game, version)
-        last = game.changes.select_related("undoes").order_by("-id").first()
-        if last is None or last.action != Change.Action.UNDO or last.undoes is None or last.undoes.after is None:
-            raise InvalidInput(_("there is nothing to redo"), "redo")
-        redo = round_record if last.undoes.action == Change.Action.RECORD else round_replace
-        entries = round_entries(last.undoes.after)
-        redo(game=game, **entries)
-        return game.changes.order_by("-id")[0]

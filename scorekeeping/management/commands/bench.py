@@ -4,11 +4,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from referee.benchmarks import check_throughput, engine_results, http_latency
 from referee.engine.solver import MAX_STEPS
-from scorekeeping.bench_against import against
-from scorekeeping.bench_crowds import crowds
-from scorekeeping.benchmarks import live_bench
+from scorekeeping.bench.against import against
+from scorekeeping.bench.crowds import crowds
+from scorekeeping.bench.live import live_bench
+from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
 
 
 class Command(BaseCommand):
