@@ -12,6 +12,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeping.settings")
@@ -19,7 +20,7 @@ django_application = get_asgi_application()
 
 from scorekeeping import live  # noqa: E402  (needs the apps loaded by get_asgi_application)
 
-BODY_TIMEOUT = float(os.environ.get("BODY_TIMEOUT", "20"))
+BODY_TIMEOUT = settings.BODY_TIMEOUT
 
 Message = dict[str, Any]
 

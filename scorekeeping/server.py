@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 
 def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_files | None = None) -> list[str]:
+    from django.conf import settings  # FORWARDED_ALLOW_IPS, read as the app reads it
+
     secure = ["--certfile", str(tls.cert), "--keyfile", str(tls.key)] if tls else []
     return [
         python,
@@ -42,7 +44,7 @@ def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_f
         "--backlog",
         str(BACKLOG),
         "--forwarded-allow-ips",
-        os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        settings.FORWARDED_ALLOW_IPS,
         *secure,
     ]
 
@@ -77,12 +79,11 @@ def lan_tls(host: str, folder: Path) -> tls_files:
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeping.settings")
-    from django.conf import settings  # LAN_HTTPS and TLS_DIR, read as the app reads them
+    from django.conf import settings  # HOST, PORT, WEB_CONCURRENCY, LAN_HTTPS, TLS_DIR: as the app reads them
 
-    host = os.environ.get("HOST", "0.0.0.0")
-    port = os.environ.get("PORT", "8000")
+    host, port = settings.HOST, settings.PORT
     secure = lan_tls(host, settings.TLS_DIR) if settings.LAN_HTTPS else None
-    argv = command(bind=f"{host}:{port}", workers=int(os.environ.get("WEB_CONCURRENCY", "3")), tls=secure)
+    argv = command(bind=f"{host}:{port}", workers=settings.WEB_CONCURRENCY, tls=secure)
     os.execv(argv[0], argv)
 
 

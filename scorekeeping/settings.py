@@ -5,6 +5,9 @@ DJANGO_DEBUG   debug mode (default off)
 SECRET_KEY     required unless DJANGO_DEBUG is on
 ALLOWED_HOSTS  comma-separated host names (default: any, so phones on the LAN can connect)
 LAN_HTTPS      serve https on the LAN with a certificate made here (default off); TLS_DIR keeps it
+
+and the rest in the README's table. This module is the one place that reads the environment:
+the server, the ASGI application and the commands take these settings from here.
 """
 
 from __future__ import annotations
@@ -185,6 +188,13 @@ LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 0)  # one address
 PENDING_PER_ADDRESS = env_int("PENDING_PER_ADDRESS", 64)  # connections one address may hold while sending headers
 HEADER_TIMEOUT = env_float("HEADER_TIMEOUT", 10)  # seconds a client may take to send its request's headers
 GAME_WRITES_IN_FLIGHT = env_int("GAME_WRITES_IN_FLIGHT", 0)  # 0: a quarter of the database pool (at least 2)
+BODY_TIMEOUT = env_float("BODY_TIMEOUT", 20)  # seconds a request body may stall between two pieces (408)
+# The start command's address, workers and trusted proxies (read here, like every setting:
+# nothing outside this module reads the environment).
+HOST = env_str("HOST", "0.0.0.0")
+PORT = env_int("PORT", 8000)
+WEB_CONCURRENCY = env_int("WEB_CONCURRENCY", 3)
+FORWARDED_ALLOW_IPS = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1")
 for _name, _value in (
     ("LIVE_HEARTBEAT", LIVE_HEARTBEAT),
     ("LIVE_TICK", LIVE_TICK),
@@ -192,6 +202,9 @@ for _name, _value in (
     ("LIVE_STREAMS_PER_CLIENT", LIVE_STREAMS_PER_CLIENT),
     ("PENDING_PER_ADDRESS", PENDING_PER_ADDRESS),
     ("HEADER_TIMEOUT", HEADER_TIMEOUT),
+    ("BODY_TIMEOUT", BODY_TIMEOUT),
+    ("PORT", PORT),
+    ("WEB_CONCURRENCY", WEB_CONCURRENCY),
 ):
     if not 0 < _value <= 1_000_000:
         raise ImproperlyConfigured(f"{_name} must be above 0 (and at most 1,000,000), not {_value}")

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import io
-import os
 from typing import Any
 
 import segno
@@ -17,8 +16,8 @@ class Command(BaseCommand):
     help = "Print the addresses a phone on the same network can open (HOST and PORT as for the server)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
-        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--host", default=settings.HOST)
+        parser.add_argument("--port", type=int, default=settings.PORT)
         parser.add_argument("--no-qr", action="store_true", help="only the addresses, no QR code")
 
     def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
