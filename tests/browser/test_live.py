@@ -130,11 +130,13 @@ def _requests(page):
 def test_an_idle_table_sends_nothing_but_its_stream(table_server, page, console_errors):
     start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     seen = _requests(page)
+    page.clock.install()  # the page's timers run on Playwright's clock: ten seconds pass at once
     page.reload()
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
     page.wait_for_timeout(1000)  # the page's own loading: the stream opens, nothing else is asked
     loaded = list(seen)
-    page.wait_for_timeout(10_000)
+    page.clock.run_for(10_000)
+    page.wait_for_timeout(300)  # whatever the timers started has gone out
     idle = seen[len(loaded) :]
     assert idle == [], idle  # ten seconds: not one request
     streams = [url for url in loaded if "/events/" in url]
@@ -162,9 +164,11 @@ def test_without_a_stream_the_page_polls_every_five_seconds(table_server, page, 
     table = start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     other_phone.route("**/events/**", lambda route: route.abort())  # a proxy that will not stream
     seen = _requests(other_phone)
+    other_phone.clock.install()  # the page's timers on Playwright's clock: eleven seconds at once
     other_phone.goto(table)
     expect(other_phone.locator("#round-title")).to_have_text("Round 1 of 7")
-    other_phone.wait_for_timeout(11_000)
+    other_phone.clock.run_for(11_000)
+    other_phone.wait_for_timeout(300)  # the polls the timers started have gone out
     polls = [url for url in seen if "/live/" in url]
     assert len(polls) == 2, polls  # at 5 s and 10 s, not every second
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
