@@ -15,9 +15,11 @@ NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
 @pytest.fixture(params=SIZES, ids=["360x740", "390x844"])
 def phone(browser, request):
-    """A page on a phone of each size, in a context of its own."""
+    """A page on a phone of each size, in a context of its own, closed after the test (its
+    stream with it, before the database is emptied for the next test)."""
     context = browser.new_context(viewport=request.param, is_mobile=True, has_touch=True)
     yield context.new_page()
+    context.close()
 
 
 def new_game(base, names=NAMES):
@@ -275,11 +277,14 @@ def test_a_long_hand_and_its_points_stay_above_the_record_bar(table_server, phon
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["360x740", "390x844"])
-def test_a_hand_sent_in_is_shown_as_sent_and_replaced_only_on_purpose(table_server, browser, size):
+def test_a_hand_sent_in_is_shown_as_sent_and_replaced_only_on_purpose(table_server, browser, size, request):
     game = new_game(table_server.url)
     phones = {}
+    contexts = []
+    request.addfinalizer(lambda: [c.close() for c in contexts])  # the streams end before the database is emptied
     for name in ("Ana", "Ben"):
         context = browser.new_context(viewport=size, is_mobile=True, has_touch=True)
+        contexts.append(context)
         phones[name] = context.new_page()
         phones[name].goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
         phones[name].get_by_role("button", name=f"This is me: {name}").click()
