@@ -18,10 +18,11 @@ import threading
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from .converters import GameIdConverter
+from .errors import api_error, is_api
 
 WAIT = 5.0  # seconds a write may wait for its game's turn
 _WRITE = re.compile(rf"^/(?:api/games|g)/(?!import/)(?P<game>{GameIdConverter.regex})/")  # not the import's address
@@ -80,8 +81,8 @@ class GameWriteGate:
 
 def _busy(request: HttpRequest) -> HttpResponse:
     message = _("This game is taking more changes at once than it can: try again in a second.")
-    if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse({"detail": message, "errors": {}}, status=429)
+    if is_api(request):
+        response: HttpResponse = api_error(message, 429)
     else:
         response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=429)
     response["Retry-After"] = "1"

@@ -16,12 +16,13 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.defaults import bad_request, server_error
 
+from .errors import api_error, is_api
 from .models import Game
 
 RETRY_AFTER = "10"
@@ -29,13 +30,9 @@ RETRY_AFTER = "10"
 logger = logging.getLogger(__name__)
 
 
-def _is_api(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/")
-
-
 def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
-    if _is_api(request):
-        return JsonResponse({"detail": message, "errors": {}}, status=status)
+    if is_api(request):
+        return api_error(message, status)
     context = {"title": title, "message": message}
     return render(request, "errors/unavailable.html", context, status=status)
 
@@ -93,12 +90,12 @@ def handler400(request: HttpRequest, exception: Exception | None = None) -> Http
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         message = _("The request is too large: at most {size} bytes are accepted.").format(size=f"{limit:,}")
         return _error(request, 413, _("Too large"), message)
-    if _is_api(request):
-        return JsonResponse({"detail": _("Bad request."), "errors": {}}, status=400)
+    if is_api(request):
+        return api_error(_("Bad request."), 400)
     return bad_request(request, exception or Exception())
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
-    if _is_api(request):
-        return JsonResponse({"detail": _("Something went wrong on the server."), "errors": {}}, status=500)
+    if is_api(request):
+        return api_error(_("Something went wrong on the server."), 500)
     return server_error(request)

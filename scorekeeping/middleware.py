@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+from .errors import api_error, is_api
 
 CSP = "; ".join(
     [
@@ -75,8 +77,8 @@ class MethodNotAllowedMiddleware:
         message = _("This address does not answer {method}; it takes {allowed}.").format(
             method=request.method, allowed=allowed
         )
-        if request.path.startswith("/api/"):
-            answer: HttpResponse = JsonResponse({"detail": message, "errors": {}}, status=405)
+        if is_api(request):
+            answer: HttpResponse = api_error(message, 405)
         else:
             answer = render(request, "errors/not_allowed.html", {"message": message}, status=405)
         answer["Allow"] = allowed

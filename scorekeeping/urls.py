@@ -1,18 +1,19 @@
 from django.conf import settings
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from referee import urls as referee_urls
 
 from . import health
+from .errors import api_error, is_api
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """404: JSON under /api/, the plain page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": f"no such address: {request.path}", "errors": {}}, status=404)
+    if is_api(request):
+        return api_error(f"no such address: {request.path}", 404)
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception or Exception("not found"))

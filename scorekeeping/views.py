@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from functools import partial
+from collections.abc import Callable
+from functools import partial, wraps
 from typing import Any
 from urllib.parse import urlencode
 
@@ -332,6 +333,20 @@ def _forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return render(request, "scorekeeping/forbidden.html", {"game": game}, status=refused(request, 403))
 
 
+def _editing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page that changes the game: its row (404 for no such game), and the page that says how
+    to get the edit link (403) unless this phone may change it. The view gets the game."""
+
+    @wraps(view)
+    def guarded(request: HtmxHttpRequest, game_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        game = game_get(game_id=game_id)
+        if not phone.can_edit(request, game):
+            return _forbidden(request, game)
+        return view(request, game, *args, **kwargs)
+
+    return guarded
+
+
 def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correcting: bool, do_write: Any) -> HttpResponse:
     """Shared by recording and correcting: taps, previews, submits, refusals and conflicts."""
     players = list(game.players.all())
@@ -479,10 +494,8 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
 
 
 @require_POST
-def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
+@_editing
+def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     current = game_current_round(game=game)
     # The form says which round it was filled in for; a stale one is refused when saved.
     # A number that is no round of this game at all is taken as the current round.
@@ -503,11 +516,9 @@ def round_new(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-def seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+@_editing
+def seat(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """ "This is me: Ben": this phone scores Ben's own hand from now on ("Not me": no seat)."""
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
     key = phone.phone_key(request, create=True) or ""
     chosen = form_int(request.POST.get("player"), None)
     player = next((p for p in game.players.all() if p.seat == chosen), None)
@@ -533,10 +544,8 @@ def _entry_conflict_finished(request: HtmxHttpRequest, game: Game) -> HttpRespon
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def round_edit(request: HtmxHttpRequest, game_id: str, number: int) -> HttpResponse:
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
+@_editing
+def round_edit(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
     rnd = next((r for r in game.rounds.all() if r.number == number), None)
     if rnd is None:
         return render(request, "scorekeeping/forbidden.html", {"game": game, "missing": number}, status=404)
@@ -590,11 +599,9 @@ def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, 
 
 
 @require_POST
-def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+@_editing
+def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Undo the latest change; the round undone comes back into the form, and Redo is offered."""
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
     rules = rules_for(game)
 
     def notice(change: Change) -> str:
@@ -605,11 +612,9 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-def redo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+@_editing
+def redo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Take back the last undo while nothing else has changed since."""
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
     return _history_step(request, game, game_redo, lambda change: _("Redone."))
 
 
@@ -633,12 +638,10 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
 
 
 @require_POST
-def edit_link_replace(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+@_editing
+def edit_link_replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """ "New edit link": the old link and every phone's right made from it stop working; this
     phone keeps the right, with the new token, and shows the new link to share."""
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
     token = game_token_replace(game=game)
     messages.success(
         request, _("A new edit link is made: the old one and the phones that joined with it can no longer record.")
@@ -707,11 +710,9 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-def play_again(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+@_editing
+def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """One tap at the end of a game: the next game at the same table, on this phone."""
-    game = game_get(game_id=game_id)
-    if not phone.can_edit(request, game):
-        return _forbidden(request, game)
     try:
         with creating(request):
             new, token = game_again(game=game)
