@@ -14,7 +14,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from referee.engine import RefereeError, parse_cards
+from referee.engine import Card, RefereeError, parse_cards
 from referee.engine.rounds import cutter_seat
 from referee.formdata import form_int, tapped, untap_target, untapped
 from referee.forms import cleaned
@@ -243,25 +243,26 @@ def entry_view(
     for p in players:
         row = plan.hands[p.seat]
         try:
-            cards = parse_cards(state.hands.get(p.seat, ""))
+            cards: list[Card] | None = parse_cards(state.hands.get(p.seat, ""))
         except RefereeError:
-            cards = []
+            cards = None
         went_out = winner_seat == p.seat
+        is_in = bool(draft and draft.status and _sent_in(draft.status, p))
         rows.append(
             PlayerRow(
                 player=p,
                 hand=state.hands.get(p.seat, ""),
                 points=state.points.get(p.seat, ""),
                 buys=state.buys.get(p.seat, ""),
-                chips=chips(cards, wild),
+                chips=chips(cards or [], wild),
                 penalty=0 if went_out else (row.penalty if (cards or row.typed) else None),
                 breakdown=breakdown_text(b.points for b in row.breakdown),
                 errors=per_player[p.seat],
                 went_out=went_out,
                 active=state.active == p.seat,
                 holds=None if went_out else row.holds,
-                sent_in=bool(draft and draft.status and _sent_in(draft.status, p) and _as_sent(draft.status, p, state)),
-                replaces=bool(draft and draft.status and _sent_in(draft.status, p) and draft.seat != p),
+                sent_in=is_in and draft is not None and _as_sent(draft.status, p, state, cards),
+                replaces=is_in and draft is not None and draft.seat != p,
             )
         )
     refused_row = next((r for r in rows if r.errors), None) if errors is not None else None
@@ -310,15 +311,13 @@ def _sent_in(status: DraftStatus, player: Player) -> bool:
     return hand is not None and hand.done and player.pk != status.draft.winner_id
 
 
-def _as_sent(status: DraftStatus, player: Player, state: EntryState) -> bool:
-    """The hand this phone shows is the one sent in (not changed here since)."""
-    hand = status.hands[player.pk]
-    try:
-        same = parse_cards(state.hands.get(player.seat, "")) == parse_cards(hand.cards)
-    except RefereeError:
+def _as_sent(status: DraftStatus | None, player: Player, state: EntryState, cards: list[Card] | None) -> bool:
+    """The hand this phone shows (``cards``, None if they do not parse) is the one sent in."""
+    if status is None or cards is None:
         return False
+    hand = status.hands[player.pk]
     return (
-        same
+        cards == parse_cards(hand.cards)
         and form_int(state.points.get(player.seat), None) == (None if hand.cards else hand.points)
         and form_int(state.buys.get(player.seat), 0) == hand.buys
     )
