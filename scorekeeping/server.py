@@ -20,10 +20,11 @@ if TYPE_CHECKING:
     from .tls import Files as tls_files
 
 
-def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_files | None = None) -> list[str]:
+def command(*, bind: str, workers: int, python: str = sys.executable) -> list[str]:
+    """The server's command line. With ``LAN_HTTPS`` the worker speaks TLS itself (``oneport``),
+    so that plain http to the same port is redirected rather than dropped by gunicorn's TLS."""
     from django.conf import settings  # FORWARDED_ALLOW_IPS, read as the app reads it
 
-    secure = ["--certfile", str(tls.cert), "--keyfile", str(tls.key)] if tls else []
     return [
         python,
         "-m",
@@ -45,7 +46,6 @@ def command(*, bind: str, workers: int, python: str = sys.executable, tls: tls_f
         str(BACKLOG),
         "--forwarded-allow-ips",
         settings.FORWARDED_ALLOW_IPS,
-        *secure,
     ]
 
 
@@ -82,8 +82,9 @@ def main() -> None:
     from django.conf import settings  # HOST, PORT, WEB_CONCURRENCY, LAN_HTTPS, TLS_DIR: as the app reads them
 
     host, port = settings.HOST, settings.PORT
-    secure = lan_tls(host, settings.TLS_DIR) if settings.LAN_HTTPS else None
-    argv = command(bind=f"{host}:{port}", workers=settings.WEB_CONCURRENCY, tls=secure)
+    if settings.LAN_HTTPS:
+        lan_tls(host, settings.TLS_DIR)  # made or renewed before the workers load it
+    argv = command(bind=f"{host}:{port}", workers=settings.WEB_CONCURRENCY)
     os.execv(argv[0], argv)
 
 

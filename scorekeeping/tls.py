@@ -23,6 +23,7 @@ import datetime as dt
 import hashlib
 import ipaddress
 import os
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,12 +48,22 @@ class Files:
     cert: Path
     key: Path
 
+    @classmethod
+    def kept_in(cls, folder: Path) -> Files:
+        return cls(folder / "ca.crt", folder / "server.crt", folder / "server.key")
+
+    def server_context(self) -> ssl.SSLContext:
+        """What the server speaks TLS with (``oneport``): its certificate and key."""
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.cert, self.key)
+        return context
+
 
 def ensure(folder: Path, hosts: list[str]) -> Files:
     """The authority and a server certificate valid now for every one of ``hosts`` (names or IPs)."""
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     folder.chmod(0o700)
-    files = Files(folder / "ca.crt", folder / "server.crt", folder / "server.key")
+    files = Files.kept_in(folder)
     ca_key_path = folder / "ca.key"
     for secret in (ca_key_path, files.key):
         if secret.exists():

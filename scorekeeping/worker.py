@@ -29,7 +29,9 @@ from django.conf import settings
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
+from . import tls
 from .capacity import BACKLOG, capacity, raise_open_files
+from .oneport import OnePort
 
 log = logging.getLogger("scorekeeping.worker")
 
@@ -138,9 +140,15 @@ class Worker(UvicornWorker):  # type: ignore[misc]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise_open_files()  # gunicorn makes the worker before it forks: the limit holds in the child too
+        if settings.LAN_HTTPS:  # TLS and plain http on one port: see oneport
+            files = tls.Files.kept_in(settings.TLS_DIR)
+            OnePort.secure = GuardedProtocol
+            OnePort.context, OnePort.names = files.server_context(), tls.names(files.cert)
         self.CONFIG_KWARGS = {
             **UvicornWorker.CONFIG_KWARGS,
-            "http": GuardedProtocol,
+            "http": OnePort if settings.LAN_HTTPS else GuardedProtocol,
+            # asyncio's loop: uvloop reads a paused transport when TLS starts on it, taking the handshake
+            **({"loop": "asyncio"} if settings.LAN_HTTPS else {}),
             # Past this many sockets a request is answered 503. The eviction above keeps the count
             # near ``connections``; closed sockets leave the count a loop iteration later, and one
             # iteration may accept up to BACKLOG, so the 503 is set that much higher.

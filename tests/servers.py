@@ -30,7 +30,7 @@ def get(port, path, timeout=5.0, context=None):
 
 
 @contextmanager
-def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=None, context=None, open_files=None):
+def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, context=None, open_files=None):
     """The start command's server on ``database_url``; ``open_files`` sets its soft and hard limit
     on open files (a desktop's usual 1,024, say), which the server cannot raise past."""
     environment = {
@@ -47,7 +47,7 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, tls=No
     log = tmp_path / f"server-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            server.command(bind=f"127.0.0.1:{port}", workers=workers, tls=tls),
+            server.command(bind=f"127.0.0.1:{port}", workers=workers),
             cwd=ROOT,
             env=environment,
             stdout=out,
