@@ -21,10 +21,10 @@ from contextlib import contextmanager
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from . import ratelimit
-from .errors import EditForbidden, TooManyRequests
-from .models import Game
-from .services import game_token_valid
+from scorekeeping import ratelimit
+from scorekeeping.errors import EditForbidden, TooManyRequests
+from scorekeeping.models import Game
+from scorekeeping.services import game_token_valid
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Change, Game, Player, Round, Score
+from scorekeeping.models import Change, Game, Player, Round, Score
 
 
 class PlayerInline(admin.TabularInline):  # type: ignore[type-arg]

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 
-from . import ratelimit
+from scorekeeping import ratelimit
 
 
 class ThrottledAdminSite(admin.AdminSite):

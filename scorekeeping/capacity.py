@@ -9,7 +9,7 @@ below the limit, with room left for ordinary requests:
 - ``connections``: the sockets one process holds at most, ``open_files`` less what the process
   needs besides (its database connections, log files, the listening socket, and room for the
   connections asyncio accepts at once, ``BACKLOG``). A new connection
-  past it closes the oldest one still sending its headers (``scorekeeping.worker``); when there
+  past it closes the oldest one still sending its headers (``scorekeeping.serve.worker``); when there
   is none, the request is answered 503 (uvicorn's ``limit_concurrency``).
 - ``streams``: change streams (``scorekeeping.live``) at most: three quarters of
   ``connections``, so that a quarter is always left to pages and the API. Past it a new stream

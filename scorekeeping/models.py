@@ -12,6 +12,8 @@ import secrets
 from django.db import models
 from django.db.models.functions import Lower
 
+from referee.engine import Rules, find_rules
+
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)  # 12 characters, 72 random bits
@@ -41,11 +43,14 @@ class Game(models.Model):
         return f"{self.ruleset} game {self.id}"
 
     @property
+    def rules(self) -> Rules:
+        """The game's ruleset with its variants, as the engine plays it."""
+        return find_rules(self.ruleset, self.variants)
+
+    @property
     def ruleset_name(self) -> str:
         """The ruleset as players name it, in the active language ("Mexican Rummy")."""
-        from referee.engine import find_rules
-
-        return find_rules(self.ruleset, self.variants).display_name
+        return self.rules.display_name
 
 
 class Player(models.Model):

@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import RateLimit
+from scorekeeping.models import RateLimit
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,7 @@ from django.utils.translation import ngettext
 from referee.engine import Component, Rules, TieBreak
 from referee.engine.rounds import dealer_seat
 from referee.engine.words import names_and
-
-from .models import Change, Game, Player, Round, Score
-from .services import rules_for
+from scorekeeping.models import Change, Game, Player, Round, Score
 
 SCORES = Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
 
@@ -100,7 +98,7 @@ def _names(players: list[Player]) -> str:
 
 def game_standings(*, game: Game) -> Standings:
     """Totals, rounds won and places; lowest total first, ties as the ruleset breaks them."""
-    rules = rules_for(with_scores(game))
+    rules = with_scores(game).rules
     players: list[Player] = list(game.players.all())
     rounds: list[Round] = list(game.rounds.all())
     totals = {p.pk: 0 for p in players}
@@ -171,7 +169,7 @@ class CurrentRound:
 
 def game_current_round(*, game: Game) -> CurrentRound | None:
     """The round to deal next, or None when the game is finished."""
-    rules: Rules = rules_for(game)
+    rules: Rules = game.rules
     number = len(game.rounds.all()) + 1
     if number > rules.last_round:
         return None
@@ -236,7 +234,7 @@ def games_summaries(*, limit: int = GAMES_LISTED, ids: list[str] | None = None) 
                 game=game,
                 players=[p.name for p in game.players.all()],
                 rounds_played=len(game.rounds.all()),
-                last_round=rules_for(game).last_round,
+                last_round=game.rules.last_round,
                 finished=standings.finished,
                 winners=[p.name for p in standings.winners],
             )

@@ -1,4 +1,4 @@
-"""Real server processes for the tests: the start command's server (``scorekeeping.server``)."""
+"""Real server processes for the tests: the start command's server (``scorekeeping.serve.server``)."""
 
 import os
 import resource
@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from scorekeeping import server
+from scorekeeping.serve import server
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTGRES = os.environ.get("LIVE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -35,7 +35,7 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, contex
     on open files (a desktop's usual 1,024, say), which the server cannot raise past."""
     environment = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "scorekeeping.settings_test",
+        "DJANGO_SETTINGS_MODULE": "scorekeeping.config.settings_test",
         "DATABASE_URL": database_url,
         "SECRET_KEY": secrets.token_urlsafe(40),
         "DJANGO_DEBUG": "0",

@@ -12,8 +12,8 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import missing_required_header, positive_data_acceptance
 
+from scorekeeping.config.wsgi import application
 from scorekeeping.services import game_create
-from scorekeeping.wsgi import application
 
 pytestmark = pytest.mark.once  # long fuzzing: once in CI, on PostgreSQL
 

@@ -1,4 +1,4 @@
-"""The server as the start command runs it (``scorekeeping.server``): slow clients, stalled bodies,
+"""The server as the start command runs it (``scorekeeping.serve.server``): slow clients, stalled bodies,
 a database that is down, and logs without tokens. Each test starts real server processes."""
 
 import http.client
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeping import tls
 from scorekeeping.network import certificate_hosts
+from scorekeeping.serve import tls
 from tests.servers import get as _get
 from tests.servers import serving
 

@@ -3,7 +3,7 @@ import yaml
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
-from scorekeeping.env import env_bool, env_int, env_list, env_str
+from scorekeeping.config.env import env_bool, env_int, env_list, env_str
 
 
 def test_healthz_answers_without_the_database(client):

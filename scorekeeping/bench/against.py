@@ -36,9 +36,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from django.conf import settings
 from django.db import connection
 
-from .live import ROOT, pinned_server, request_ms
+from scorekeeping.bench.live import ROOT, package, pinned_server, request_ms
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 TARGET = 1.5
@@ -62,7 +63,7 @@ def database(label: str, folder: Path) -> Iterator[str]:
     import psycopg
 
     name = f"bench_{label}_{secrets.token_hex(4)}"
-    url = os.environ["DATABASE_URL"]
+    url = settings.DATABASE_URL
     parts = urlsplit(url)
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
@@ -94,7 +95,7 @@ def short_commit(rev: str) -> str:
 def environment(tree: Path, database: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env |= {"DATABASE_URL": database, "SECRET_KEY": secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
-    env |= {"PYTHONPATH": str(tree), "DJANGO_SETTINGS_MODULE": "scorekeeping.settings"}
+    env |= {"PYTHONPATH": str(tree), "DJANGO_SETTINGS_MODULE": f"{package(tree, 'config')}settings"}
     return env
 
 

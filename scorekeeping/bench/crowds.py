@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..capacity import raise_open_files
-from .against import checkout, database, environment, prepare, short_commit
-from .live import ROOT, pinned_server, request_ms
+from scorekeeping.bench.against import checkout, database, environment, prepare, short_commit
+from scorekeeping.bench.live import ROOT, pinned_server, request_ms
+from scorekeeping.capacity import raise_open_files
 
 PAGE_P95_MS = 500.0
 HEALTHZ_MS = 1000.0

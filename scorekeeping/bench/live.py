@@ -35,9 +35,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from .. import server
-from ..models import Game
-from ..services import game_create, round_record
+from scorekeeping.models import Game
+from scorekeeping.serve import server
+from scorekeeping.services import game_create, round_record
 
 ROOT = Path(__file__).resolve().parents[2]
 SHANGHAI_HANDS = ["5C KD", "JK 2H", "7S", "AC AD", "9H 10H", "QS", "4D"]
@@ -220,11 +220,18 @@ def pinned_server(
         process.wait(timeout=30)
 
 
+def package(tree: Path, name: str) -> str:
+    """Where ``tree`` keeps what is now in ``scorekeeping/<name>/``: there, or (before the
+    subpackages) in ``scorekeeping`` itself; e.g. ``scorekeeping.serve.`` or ``scorekeeping.``."""
+    return f"scorekeeping.{name}." if (tree / "scorekeeping" / name).is_dir() else "scorekeeping."
+
+
 def tree_command(tree: Path, env: dict[str, str], bind: str) -> list[str]:
-    """The command ``tree``'s own start command runs (its ``scorekeeping.server.command``)."""
+    """The command ``tree``'s own start command runs (its ``server.command``)."""
     if tree == ROOT:
         return server.command(bind=bind, workers=1, python=sys.executable)
-    code = f"import json; from scorekeeping.server import command; print(json.dumps(command(bind={bind!r}, workers=1)))"
+    module = f"{package(tree, 'serve')}server"
+    code = f"import json; from {module} import command; print(json.dumps(command(bind={bind!r}, workers=1)))"
     found = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, check=True, capture_output=True, text=True)
     argv: list[str] = json.loads(found.stdout)
     return argv

@@ -22,7 +22,7 @@ from pathlib import Path
 from referee.engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
 from referee.engine.cards import DECK
 from referee.engine.solver import Steps
-from scorekeeping import server
+from scorekeeping.serve import server
 
 ENGINE_TARGET_MS = 5.0
 
@@ -187,7 +187,7 @@ def _request(port: int, method: str, path: str, body: bytes | None = None) -> fl
     return elapsed
 
 
-def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.settings") -> tuple[float, float]:
+def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.config.settings") -> tuple[float, float]:
     """Median ms of GET /healthz and of POST /api/referee/check/ through a real gunicorn."""
     port = server.free_port()
     root = Path(__file__).resolve().parents[2]

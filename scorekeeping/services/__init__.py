@@ -5,7 +5,7 @@ Every function validates everything first and writes nothing when it refuses; th
 the services map names to rows, lock the game, write and log.
 """
 
-from .drafts import (
+from scorekeeping.services.drafts import (
     DraftStatus,
     draft_ahead,
     draft_current,
@@ -19,12 +19,18 @@ from .drafts import (
     seat_of,
     seats_taken,
 )
-from .edit_links import game_token_replace
-from .games import MAX_NAME, clean_name, game_again, game_create, holds_control_characters, rules_for
-from .rounds import CardsInput, round_preview, round_record, round_replace
-from .snapshots import round_entries, round_restore, round_snapshot
-from .tokens import game_token_valid, token_hash
-from .undo import game_redo, game_undo
+from scorekeeping.services.edit_links import game_token_replace
+from scorekeeping.services.games import (
+    MAX_NAME,
+    clean_name,
+    game_again,
+    game_create,
+    holds_control_characters,
+)
+from scorekeeping.services.rounds import CardsInput, round_preview, round_record, round_replace
+from scorekeeping.services.snapshots import round_entries, round_restore, round_snapshot
+from scorekeeping.services.tokens import game_token_valid, token_hash
+from scorekeeping.services.undo import game_redo, game_undo
 
 __all__ = [
     "MAX_NAME",
@@ -51,7 +57,6 @@ __all__ = [
     "round_replace",
     "round_restore",
     "round_snapshot",
-    "rules_for",
     "seat_claim",
     "seat_leave",
     "seat_of",

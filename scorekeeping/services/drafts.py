@@ -32,12 +32,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.engine.rounds import name_key
-
-from ..errors import Conflict, InvalidInput, NotFound
-from ..models import Draft, DraftHand, Game, Player, Round, Seat
-from .games import rules_for
-from .rounds import CardsInput, refuse_number, round_preview, round_record
-from .versioning import locked, touch
+from scorekeeping.errors import Conflict, InvalidInput, NotFound
+from scorekeeping.models import Draft, DraftHand, Game, Player, Round, Seat
+from scorekeeping.services.rounds import CardsInput, refuse_number, round_preview, round_record
+from scorekeeping.services.versioning import locked, touch
 
 MAX_BUYS = 1000  # the rules bound buys far below; this bounds the column before the rules are asked
 
@@ -59,7 +57,7 @@ def draft_start(*, game: Game, number: int, winner: str | None, cut_bonus: bool 
     ``cut_bonus`` (Liverpool: the cutter cut exactly right) as a round recorded at once has it,
     left as it is when None. Only the round to record next: 409 for one already recorded, 400
     for any other."""
-    rules = rules_for(game)
+    rules = game.rules
     if cut_bonus and not rules.cut_bonus:
         raise InvalidInput(_("{title} has no cut bonus (Liverpool has)").format(title=rules.title), "cut_bonus")
     with transaction.atomic():
@@ -83,7 +81,7 @@ def draft_start(*, game: Game, number: int, winner: str | None, cut_bonus: bool 
 
 
 def _no_round_in_progress(game: Game, number: int | None, recorded: int) -> Conflict:
-    rules = rules_for(game)
+    rules = game.rules
     if number is not None and number <= recorded:
         message = _("{where} is already recorded; its scores are on the board (correct it there if need be)")
         return Conflict(message.format(where=rules.round_name(number)), "number")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..models import Game
-from .tokens import new_token, token_hash
-from .versioning import locked, touch
+from scorekeeping.models import Game
+from scorekeeping.services.tokens import new_token, token_hash
+from scorekeeping.services.versioning import locked, touch
 
 
 def game_token_replace(*, game: Game) -> str:

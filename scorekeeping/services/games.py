@@ -11,16 +11,11 @@ from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
 from referee.engine.rounds import draw_for_dealer, name_key
-
-from ..errors import InvalidInput
-from ..models import Game, Player
-from .tokens import new_token, token_hash
+from scorekeeping.errors import InvalidInput
+from scorekeeping.models import Game, Player
+from scorekeeping.services.tokens import new_token, token_hash
 
 MAX_NAME = 30
-
-
-def rules_for(game: Game) -> Rules:
-    return find_rules(game.ruleset, game.variants)
 
 
 def holds_control_characters(text: str) -> bool:

@@ -10,12 +10,10 @@ from django.utils.translation import gettext as _
 from referee.engine import Rules
 from referee.engine.cards import rank_text
 from referee.engine.rounds import RoundScore, score_round
-
-from ..errors import Conflict, InvalidInput
-from ..models import Change, Draft, Game, Player, Round, Score
-from .games import rules_for
-from .snapshots import round_snapshot
-from .versioning import locked, log_change
+from scorekeeping.errors import Conflict, InvalidInput
+from scorekeeping.models import Change, Draft, Game, Player, Round, Score
+from scorekeeping.services.snapshots import round_snapshot
+from scorekeeping.services.versioning import locked, log_change
 
 CardsInput = str | Sequence[str]
 
@@ -55,7 +53,7 @@ def round_preview(
     cut_bonus: bool = False,
 ) -> RoundScore:
     """What recording this round would score, and what is wrong with it so far; writes nothing."""
-    return _score(game, rules_for(game), list(game.players.all()), number, winner, hands, points, buys, cut_bonus)
+    return _score(game, game.rules, list(game.players.all()), number, winner, hands, points, buys, cut_bonus)
 
 
 def _write(game: Game, rules: Rules, players: Sequence[Player], score: RoundScore, cut_bonus: bool) -> Round:
@@ -115,7 +113,7 @@ def _round_write(
 ) -> Round:
     """Record the next round or correct a recorded one: the game locked, the round scored
     against the seats as they are, the old round (if any) kept in the history."""
-    rules = rules_for(game)
+    rules = game.rules
     with transaction.atomic():
         game = locked(game, version)
         old = game.rounds.select_related("winner", "dealer").filter(number=number).first()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..models import Game, Round, Score
+from scorekeeping.models import Game, Round, Score
 
 
 def round_snapshot(rnd: Round) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 
-from ..models import Game
+from scorekeeping.models import Game
 
 
 def new_token() -> str:

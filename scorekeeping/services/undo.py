@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..errors import InvalidInput
-from ..models import Change, Game, Round
-from .rounds import round_record, round_replace
-from .snapshots import round_entries, round_restore
-from .versioning import locked, log_change
+from scorekeeping.errors import InvalidInput
+from scorekeeping.models import Change, Game, Round
+from scorekeeping.services.rounds import round_record, round_replace
+from scorekeeping.services.snapshots import round_entries, round_restore
+from scorekeeping.services.versioning import locked, log_change
 
 
 def game_undo(*, game: Game, version: int | None = None) -> Change:

@@ -9,11 +9,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from referee.engine import Rules
-
-from ..errors import Conflict
-from ..live import announce
-from ..models import Change, Game
-from .games import rules_for
+from scorekeeping.errors import Conflict
+from scorekeeping.live.publish import announce
+from scorekeeping.models import Change, Game
 
 
 def locked(game: Game, version: int | None) -> Game:
@@ -28,7 +26,7 @@ def what_changed(game: Game, version: int) -> str:
     changes = list(game.changes.filter(version__gt=version).order_by("id"))
     if not changes:
         return _("this game is at version {version}, not {given}").format(version=game.version, given=version)
-    rules = rules_for(game)
+    rules = game.rules
     said = "; ".join(_change_words(rules, c) for c in changes)
     return _("the game changed on another phone since you loaded it: {changes}").format(changes=said)
 

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from scorekeeping.charts import cumulative, totals_svg
 from scorekeeping.errors import InvalidInput
-from scorekeeping.exchange import game_csv, game_document, game_import
 from scorekeeping.models import Game
 from scorekeeping.selectors import games_summaries, player_records
 from scorekeeping.services import game_undo, round_replace
+from scorekeeping.services.exchange import game_csv, game_document, game_import
+from scorekeeping.web.charts import cumulative, totals_svg
 
 from .conftest import fresh, record
 
@@ -70,7 +70,7 @@ def test_player_records_match_names_across_games(make_game, played):
 
 
 def test_the_story_pages_say_when_they_show_only_the_newest_games(client, make_game, played, monkeypatch):
-    from scorekeeping import archive
+    from scorekeeping.web import archive
 
     make_game(players=["Eve", "Fay"], first_dealer="Eve")
     assert "The latest" not in client.get("/games/").content.decode()

@@ -5,7 +5,7 @@ streams no more often than that (``scorekeeping.live``)."""
 import asyncio
 import threading
 
-from scorekeeping import live
+from scorekeeping.live import stream as live
 
 
 def run(scenario):

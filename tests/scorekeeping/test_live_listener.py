@@ -3,7 +3,7 @@
 from django.db import connections
 from psycopg.conninfo import conninfo_to_dict
 
-from scorekeeping.live import _conninfo, event, last_seen
+from scorekeeping.live.stream import _conninfo, event, last_seen
 
 
 def test_the_listener_connects_as_django_does_with_libpq_options_only(monkeypatch):

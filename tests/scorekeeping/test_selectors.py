@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeping.representations import game_data
+from scorekeeping.api.representations import game_data
 from scorekeeping.selectors import game_current_round, game_get, game_history, game_standings
 
 from .conftest import fresh, record, thirteen

@@ -2,9 +2,9 @@
 
 import pytest
 
+from scorekeeping.api.representations import game_data
 from scorekeeping.errors import Conflict, InvalidInput
 from scorekeeping.models import Change, Game, Round
-from scorekeeping.representations import game_data
 from scorekeeping.services import game_create, game_token_valid, game_undo, round_replace
 
 from .conftest import fresh, record, thirteen

@@ -11,7 +11,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from scorekeeping import tls
+from scorekeeping.serve import tls
 
 HOSTS = ["192.168.1.20", "tablebox", "tablebox.local", "localhost", "127.0.0.1"]
 

@@ -14,8 +14,8 @@ from django.contrib.sessions.models import Session
 from django.db import close_old_connections, connection
 from django.test import Client
 
-from scorekeeping.exchange import game_document
 from scorekeeping.models import Change, Game, Player, RateLimit, Round, Score
+from scorekeeping.services.exchange import game_document
 
 from .test_security import ROUND_1, create
 
@@ -382,16 +382,16 @@ def test_the_admin_is_off_unless_a_setting_turns_it_on(client, settings):
 
     from django.urls import clear_url_caches
 
-    import scorekeeping.urls
+    import scorekeeping.config.urls
 
     settings.ADMIN_ENABLED = False
     try:
-        reload(scorekeeping.urls)
+        reload(scorekeeping.config.urls)
         clear_url_caches()
         assert client.get("/admin/login/").status_code == 404
     finally:
         settings.ADMIN_ENABLED = True
-        reload(scorekeeping.urls)
+        reload(scorekeeping.config.urls)
         clear_url_caches()
     assert client.get("/admin/login/").status_code == 200
 

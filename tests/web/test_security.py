@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from scorekeeping.config.redaction import redact
 from scorekeeping.models import Game, RateLimit, Round
-from scorekeeping.redaction import redact
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,7 +189,7 @@ def test_tokens_are_cut_from_log_lines(client, caplog):
     )
     with caplog.at_level(logging.WARNING, logger="django.request"):
         Client().get(f"/g/{game['id']}/join/wrong-token-123/")
-    from scorekeeping.redaction import RedactTokens
+    from scorekeeping.config.redaction import RedactTokens
 
     lines = []
     for record in caplog.records:
@@ -221,7 +221,7 @@ def test_a_poll_of_an_unchanged_game_is_304_with_no_body_in_at_most_two_queries(
 def test_check_deploy_passes_with_the_production_settings_of_the_start_command():
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "scorekeeping.settings",
+        "DJANGO_SETTINGS_MODULE": "scorekeeping.config.settings",
         "SECRET_KEY": "x" * 20 + os.urandom(24).hex(),
     }
     for name in ("DJANGO_DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"):  # set for the browser tests, not by the start

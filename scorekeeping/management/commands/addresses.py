@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeping.network import urls
-from scorekeeping.server import lan_tls
-from scorekeeping.tls import fingerprint
+from scorekeeping.serve.server import lan_tls
+from scorekeeping.serve.tls import fingerprint
 
 
 class Command(BaseCommand):

@@ -1,0 +1,1 @@
+"""The JSON API: views, the shapes it shows, and DRF's plumbing."""

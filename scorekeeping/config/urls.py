@@ -1,0 +1,37 @@
+from django.conf import settings
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from referee import urls as referee_urls
+from scorekeeping.errors import api_error, is_api
+from scorekeeping.serve import health
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404: JSON under /api/, the plain page elsewhere."""
+    if is_api(request):
+        return api_error(f"no such address: {request.path}", 404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception or Exception("not found"))
+
+
+handler404 = not_found
+handler400 = health.handler400
+handler500 = health.handler500
+
+urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("api/", include(referee_urls.api_urlpatterns)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("referee.urls")),
+    path("", include("scorekeeping.api.urls")),
+    path("", include("scorekeeping.web.urls")),
+]
+
+if settings.ADMIN_ENABLED:
+    urlpatterns.append(path("admin/", admin.site.urls))

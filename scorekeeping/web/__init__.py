@@ -1,0 +1,1 @@
+"""The pages: the table, the round entry, the archive, the installable app, and what a phone remembers."""

@@ -1,0 +1,49 @@
+"""The score-keeper's forms: they clean what the new-game and round-entry pages post."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from referee.forms import RulesForm, TextListField, WholeNumberField
+from scorekeeping.models import Player
+
+METHODS = ("random", "named", "draw")
+MAX_PLAYERS_TYPED = 20
+
+
+class NewGameForm(RulesForm):
+    player = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=200)
+    draw = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=20)
+    method = forms.ChoiceField(choices=[(m, m) for m in METHODS], required=False)
+    dealer = WholeNumberField(required=False)
+
+
+class RoundEntryForm(forms.Form):
+    """Who went out, each seat's cards (typed or tapped), points and buys; the version the phone saw.
+
+    Points and buys are kept as typed (bounded): the service refuses them by name, beside
+    the player, with what is wrong with them.
+    """
+
+    winner = forms.CharField(required=False, max_length=10)
+    cut_bonus = forms.BooleanField(required=False)
+    version = WholeNumberField(required=False)
+    active = WholeNumberField(required=False)
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for p in players:
+            self.fields[f"hand-{p.seat}"] = forms.CharField(required=False, strip=False)
+            self.fields[f"points-{p.seat}"] = forms.CharField(required=False)
+            self.fields[f"buys-{p.seat}"] = forms.CharField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name, value in list(data.items()):
+            if isinstance(value, str) and name.startswith("hand-"):
+                data[name] = value[:400]
+            elif isinstance(value, str) and name.startswith(("points-", "buys-")):
+                data[name] = value[:40]
+        return data

@@ -1,0 +1,133 @@
+"""Starting games and sharing them: home, new game, the edit link (join, replace, its QR), play again."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from referee.engine import RULESETS
+from referee.htmx import HtmxHttpRequest, refused
+from scorekeeping.access import check_token, creating
+from scorekeeping.errors import EditForbidden, InvalidInput, TooManyRequests
+from scorekeeping.links import edit_path, qr_document, share_base
+from scorekeeping.models import Game
+from scorekeeping.selectors import (
+    game_get,
+)
+from scorekeeping.services import (
+    game_again,
+    game_create,
+    game_token_replace,
+)
+from scorekeeping.web import session as phone
+from scorekeeping.web.newgame import NewGameState
+from scorekeeping.web.table import editing, game_head
+
+
+@require_safe
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    ids = phone.game_ids(request)
+    games = {g.pk: g for g in Game.objects.filter(pk__in=ids).prefetch_related("players", "rounds")}
+    mine = [games[i] for i in ids if i in games]
+    return render(request, "scorekeeping/home.html", {"games": mine, "rulesets": RULESETS.values()})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_new(request: HtmxHttpRequest) -> HttpResponse:
+    template = "scorekeeping/new_game.html"
+    if request.htmx:
+        template += "#form"
+    if request.method != "POST":
+        state = NewGameState.initial(request.GET)
+        # Back from a game just started lands here: offer the way back to it first.
+        ids = phone.game_ids(request)
+        recent = Game.objects.filter(pk=ids[0]).prefetch_related("players").first() if ids else None
+        return render(request, template, {"form": state.view(), "recent": recent})
+    state = NewGameState.from_post(request.POST)
+    if not state.apply(request.POST.get("op", "")):
+        return render(request, template, {"form": state.view()})
+    try:
+        with creating(request):
+            game, token = game_create(**state.service_args())
+    except TooManyRequests as exc:
+        return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 429))
+    except InvalidInput as exc:
+        return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 422))
+    url = reverse("table", args=[game.pk])
+    response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    phone.grant(request, response, game.pk, token)
+    return response
+
+
+@require_safe
+def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
+    """The edit link: a right token gives this phone the right to record, then leaves the address bar."""
+    game = game_get(game_id=game_id)
+    try:
+        check_token(request, game, token)
+    except TooManyRequests as exc:
+        response = render(request, "scorekeeping/forbidden.html", {"game": game, "message": exc.message}, status=429)
+        response["Retry-After"] = str(exc.retry_after)
+    except EditForbidden:
+        response = render(request, "scorekeeping/forbidden.html", {"game": game, "bad_link": True}, status=403)
+    else:
+        messages.success(request, _("This phone can now record and correct rounds."))
+        response = HttpResponseRedirect(reverse("table", args=[game.pk]))
+        phone.grant(request, response, game.pk, token)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_POST
+@editing
+def edit_link_replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """ "New edit link": the old link and every phone's right made from it stop working; this
+    phone keeps the right, with the new token, and shows the new link to share."""
+    token = game_token_replace(game=game)
+    messages.success(
+        request, _("A new edit link is made: the old one and the phones that joined with it can no longer record.")
+    )
+    url = reverse("table", args=[game.pk])
+    response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    phone.grant(request, response, game.pk, token)
+    return response
+
+
+@require_safe
+def edit_qr(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The edit link's QR code, for a phone that may record and keeps the token (the table shows
+    it when "Edit link" is opened). Encoded for each request and kept by no cache: it is the
+    token, in another form."""
+    head = game_head(request, game_id)
+    if not phone.can_edit(request, head):
+        return HttpResponse(status=403)
+    token = phone.token_for(request, head)
+    if token is None:  # the grant without the token's cookie: this phone has no link to show
+        raise Http404
+    base, _source = share_base(request)
+    response = HttpResponse(qr_document(base + edit_path(head.pk, token)), content_type="image/svg+xml")
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+@require_POST
+@editing
+def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """One tap at the end of a game: the next game at the same table, on this phone."""
+    try:
+        with creating(request):
+            new, token = game_again(game=game)
+    except TooManyRequests as exc:
+        messages.error(request, exc.message)
+        here = reverse("table", args=[game.pk])
+        return HttpResponseClientRedirect(here) if request.htmx else HttpResponseRedirect(here)
+    url = reverse("table", args=[new.pk])
+    response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    phone.grant(request, response, new.pk, token)
+    return response

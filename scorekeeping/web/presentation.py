@@ -1,0 +1,162 @@
+"""How the table page shows a game: the scoreboard's rows, the spoken announcement, the history in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
+from referee.engine import Rules
+from scorekeeping.models import Change, Game, Player
+from scorekeeping.selectors import CurrentRound, Standings
+from scorekeeping.services import DraftStatus
+
+
+@dataclass
+class BoardRow:
+    player: Player
+    cells: list[dict[str, Any]]
+    total: int
+    wins: int
+    place: int
+    dealer: bool
+    leader: bool
+
+
+def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
+    by_player = {s.player.pk: s for s in standings.rows}
+    rounds = {r.number: r for r in game.rounds.all()}
+    points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
+    rows = []
+    for p in game.players.all():
+        cells = []
+        running = 0
+        for number in range(1, rules.last_round + 1):
+            scored = points.get((number, p.pk))
+            running += scored or 0
+            cells.append(
+                {
+                    "number": number,
+                    "points": scored,
+                    "running": running if scored is not None else None,  # the total after this round
+                    "won": number in rounds and rounds[number].winner_id == p.pk,
+                }
+            )
+        s = by_player[p.pk]
+        rows.append(
+            BoardRow(
+                player=p,
+                cells=cells,
+                total=s.total,
+                wins=s.round_wins,
+                place=s.place,
+                dealer=current is not None and current.dealer.pk == p.pk,
+                leader=bool(rounds) and s.place == 1,
+            )
+        )
+    return rows
+
+
+def announcement(current: CurrentRound, last: int) -> str:
+    """What the Read aloud button says: unambiguous when spoken ("Deal 2 of 10. Give each player 11 cards.")."""
+    return _(
+        "{word} {number} of {last}. Give each player {dealt} cards. {wilds}. Contract: {contract}. "
+        "{dealer} deals, {first} starts. {stock} cards in the stock."
+    ).format(
+        word=capfirst(current.round_word),
+        number=current.number,
+        last=last,
+        dealt=current.hand_size,
+        wilds=current.wild_words,
+        contract=current.contract.replace(" + ", _(" and ")),
+        dealer=current.dealer.name,
+        first=current.first_player.name,
+        stock=current.stock,
+    )
+
+
+def change_line(rules: Rules, change: Change) -> str:
+    """One line of the history: what changed, in words (a deal in the Contract family, a round in Mexican)."""
+    word = capfirst(_(rules.round_word))
+    if change.action == Change.Action.RECORD:
+        after = change.after or {}
+        winner = after.get("winner")
+        if winner:
+            line = _("{word} {number} recorded: {name} went out").format(
+                word=word, number=change.round_number, name=winner
+            )
+        else:
+            line = _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
+        # What the round gave each other player, as a paper score sheet would say it.
+        gave = ", ".join(f"{s['player']} {s['points']}" for s in after.get("scores", []) if s["player"] != winner)
+        return f"{line}; {gave}" if gave else line
+    if change.action == Change.Action.UNDO:
+        return _("Undid a change to {word} {number}").format(word=word.lower(), number=change.round_number)
+    before, after = change.before or {}, change.after or {}
+    parts = []
+    if before.get("winner") != after.get("winner"):
+        nobody = _("no one")
+        parts.append(
+            _("went out: {before} → {after}").format(
+                before=before.get("winner") or nobody, after=after.get("winner") or nobody
+            )
+        )
+    old = {s["player"]: s["points"] for s in before.get("scores", [])}
+    for s in after.get("scores", []):
+        if old.get(s["player"]) != s["points"]:
+            parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
+    text = _("{word} {number} corrected").format(word=word, number=change.round_number)
+    return text + (": " + "; ".join(parts) if parts else "")
+
+
+@dataclass(frozen=True)
+class DraftItem:
+    name: str
+    state: str  # "out" (went out), "in" (sent in), "entering" (a phone on it), "waiting"
+    points: int | None
+
+
+@dataclass(frozen=True)
+class DraftLine:
+    """Where the round in progress stands, for every phone: "Ana went out · Ben ✓ 45 · Cy entering…"."""
+
+    number: int
+    title: str
+    items: list[DraftItem]
+    all_in: bool
+    notes: list[str]
+
+
+def draft_waiting(number: int, rules: Rules) -> DraftLine:
+    """A round in progress left waiting by an undo of the round before: its hands are kept."""
+    note = _("Its hands are kept: it goes on once {before} is recorded again.").format(
+        before=rules.round_name(number - 1)
+    )
+    title = _("{where} is waiting").format(where=capfirst(rules.round_name(number)))
+    return DraftLine(number, title, [], all_in=False, notes=[note])
+
+
+def draft_line(status: DraftStatus, seated: set[int], rules: Rules) -> DraftLine:
+    items = []
+    for p in status.players:
+        hand = status.hands.get(p.pk)
+        if p.pk == status.draft.winner_id:
+            items.append(DraftItem(p.name, "out", None))
+        elif hand is not None and hand.done:
+            items.append(DraftItem(p.name, "in", status.penalties.get(p.pk)))
+        elif p.pk in seated or hand is not None:
+            items.append(DraftItem(p.name, "entering", None))
+        else:
+            items.append(DraftItem(p.name, "waiting", None))
+    title = _("{where} in progress").format(where=capfirst(rules.round_name(status.draft.number)))
+    notes = []
+    winner = status.draft.winner
+    if winner is not None and winner.pk in status.hands:
+        notes.append(
+            _("{name} went out, so the hand {name} sent in is set aside (kept, should that change back).").format(
+                name=winner.name
+            )
+        )
+    return DraftLine(status.draft.number, title, items, all_in=not status.missing, notes=notes)

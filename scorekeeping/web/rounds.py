@@ -1,0 +1,313 @@
+"""Recording and correcting rounds at the table (one phone for every hand, or each phone its own
+hand), taking a seat, undo and redo."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+
+from referee.formdata import form_int
+from referee.htmx import HtmxHttpRequest, refused
+from scorekeeping.errors import Conflict, InvalidInput, ScorekeepingError
+from scorekeeping.models import Change, Game, Player
+from scorekeeping.selectors import (
+    game_current_round,
+    game_get,
+)
+from scorekeeping.services import (
+    draft_current,
+    draft_hand,
+    draft_record,
+    draft_start,
+    draft_status,
+    game_redo,
+    game_undo,
+    round_record,
+    round_replace,
+    seat_claim,
+    seat_leave,
+)
+from scorekeeping.web import session as phone
+from scorekeeping.web.entry import DraftView, EntryState, entry_view
+from scorekeeping.web.presentation import change_line
+from scorekeeping.web.table import Table, editing, render_table, seat_view, table_context, warm
+
+
+def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correcting: bool, do_write: Any) -> HttpResponse:
+    """Shared by recording and correcting: taps, previews, submits, refusals and conflicts."""
+    players = list(game.players.all())
+    state = EntryState.from_post(request.POST, players)
+    template = "scorekeeping/entry_page.html" if correcting else "scorekeeping/table.html"
+    partial = "#results" if request.POST.get("preview") else "#body"
+
+    def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
+        recheck = bool(request.POST.get("refused")) and errors is None
+        entry = entry_view(
+            game=game,
+            players=players,
+            number=number,
+            state=state,
+            errors=errors,
+            correcting=correcting,
+            recheck=recheck,
+        )
+        context = table_context(request, game, entry=entry, **extra)
+        name = template + partial if request.htmx else template
+        return render_table(request, name, context, status=refused(request, status))
+
+    if "tap" in request.POST:
+        state.tap(request.POST.get("tap", ""))
+        return page()
+    if "untap" in request.POST:
+        state.untap(request.POST.get("untap", ""))
+        return page()
+    if "step" in request.POST:
+        state.step(request.POST.get("step", ""))
+        return page()
+    if request.POST.get("preview"):
+        return page()
+    if state.winner == "":
+        return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
+    try:
+        do_write(players, state)
+    except Conflict as exc:
+        # Overwrite nothing: show the game as it is now, and say what changed meanwhile.
+        if correcting:
+            messages.error(request, exc.message)
+            url = reverse("table", args=[game.pk])
+            return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+        fresh = game_get(game_id=game.pk)
+        name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
+        context = table_context(request, fresh, conflict=exc.message)
+        return render_table(request, name, context, status=refused(request, 409))
+    except ScorekeepingError as exc:
+        return page(422, exc.errors)
+    return _saved(request, game, number, correcting)
+
+
+def _saved(request: HtmxHttpRequest, game: Game, number: int, correcting: bool = False) -> HttpResponse:
+    """A round recorded (or corrected): the table with "Round 3 recorded. Undo" where the finger is."""
+    url = reverse("table", args=[game.pk])
+    if request.htmx and not correcting:
+        fresh = game_get(game_id=game.pk)
+        notice = _("{word} {number} recorded.").format(word=capfirst(_(fresh.rules.round_word)), number=number)
+        context = table_context(request, fresh, notice=notice, undo=True)
+        response = render_table(request, "scorekeeping/table.html#body", context)
+        warm(request, game.pk)
+        return trigger_client_event(response, "roundSaved")
+    messages.success(
+        request, _("{word} {number} saved.").format(word=capfirst(_(game.rules.round_word)), number=number)
+    )
+    if request.htmx:
+        return trigger_client_event(HttpResponseClientRedirect(url), "roundSaved")
+    return HttpResponseRedirect(url)
+
+
+def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, view: DraftView) -> HttpResponse:
+    """Recording with a round in progress: this phone sends in one hand at a time (its own, or
+    one for a player without a phone), and the round is recorded from the hands sent in. The
+    form says which winner it was drawn with, so a phone changes the winner only when its
+    player changed it, never back to what another phone already changed."""
+    players = list(game.players.all())
+    state = EntryState.from_post(request.POST, players)
+    partial = "#results" if request.POST.get("preview") else "#body"
+    op = request.POST.get("op", "")
+    by_seat = {p.seat: p for p in players}
+
+    def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
+        game.refresh_from_db(fields=["version", "live_version"])  # what this request wrote, and others
+        draft = draft_current(game)
+        view.status = draft_status(game, draft) if draft is not None else None
+        if view.status is not None:  # the other hands as the round in progress holds them now
+            fresh = EntryState.from_draft(view.status, game.version, state.active)
+            for p in players:
+                if p.seat != state.active:
+                    state.hands[p.seat], state.points[p.seat], state.buys[p.seat] = (
+                        fresh.hands.get(p.seat, ""),
+                        fresh.points.get(p.seat, ""),
+                        fresh.buys.get(p.seat, ""),
+                    )
+            state.winner, state.cut_bonus = fresh.winner, fresh.cut_bonus
+        recheck = bool(request.POST.get("refused")) and errors is None and not extra
+        entry = entry_view(
+            game=game, players=players, number=number, state=state, errors=errors, draft=view, recheck=recheck
+        )
+        context = table_context(request, game, entry=entry, **extra)
+        name = "scorekeeping/table.html" + (partial if request.htmx else "")
+        return render_table(request, name, context, status=refused(request, status))
+
+    if "tap" in request.POST:
+        state.tap(request.POST.get("tap", ""))
+    elif "untap" in request.POST:
+        state.untap(request.POST.get("untap", ""))
+    elif "step" in request.POST:
+        state.step(request.POST.get("step", ""))
+    active = by_seat.get(state.active) if state.active is not None else None
+    cards = state.hands.get(active.seat, "") if active else ""
+    points = form_int(state.points.get(active.seat), None) if active else None
+    buys = form_int(state.buys.get(active.seat), None) if active else None
+    try:
+        # The form says the winner and the cut bonus it was drawn with: what this phone changed is kept.
+        bonus_changed = "draft_cut_bonus" in request.POST and state.cut_bonus != bool(request.POST["draft_cut_bonus"])
+        if state.winner != "" and (state.winner != request.POST.get("draft_winner", "") or bonus_changed):
+            cut_bonus = state.cut_bonus if bonus_changed else None
+            draft_start(game=game, number=number, winner=state.winner_name(players), cut_bonus=cut_bonus)
+        if op == "record":  # the hands as this phone last saw them: 409 if one changed since
+            draft_record(game=game, version=form_int(request.POST.get("draft_version"), None))
+            return _saved(request, game, number)
+        if op in ("hand", "replace"):
+            if state.winner == "":
+                return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
+            if active is None:
+                return page(422, {"active": [_("Choose whose hand this is.")]})
+            # A hand another phone sent in is replaced only by the button that says so.
+            replace = op == "replace" or (view.seat is not None and view.seat.pk == active.pk)
+            draft_hand(
+                game=game, name=active.name, number=number, cards=cards, points=points, buys=buys, replace=replace
+            )
+            return page()
+    except Conflict as exc:
+        return page(409, conflict=exc.message)
+    except ScorekeepingError as exc:
+        return page(422, exc.errors)
+    if active is not None and state.winner != "" and state.winner_name(players) != active.name:
+        # Still typing: kept on the server at once (a reload loses nothing), no event. A save
+        # that comes too late (the round recorded, the winner changed) is let go: the hand
+        # is still on the phone, and Send says what is wrong.
+        with contextlib.suppress(ScorekeepingError):
+            draft_hand(game=game, name=active.name, number=number, done=False, cards=cards, points=points, buys=buys)
+    return page()
+
+
+@require_POST
+@editing
+def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    current = game_current_round(game=game)
+    # The form says which round it was filled in for; a stale one is refused when saved.
+    # A number that is no round of this game at all is taken as the current round.
+    posted = form_int(request.POST.get("number"), 0)
+    number = posted if 1 <= posted <= game.rules.last_round else (current.number if current else 0)
+
+    def write(players: list[Player], state: EntryState) -> None:
+        round_record(game=game, number=number, version=state.version, **state.service_args(players))
+
+    if number == 0 or (current is None and "tap" not in request.POST):
+        return _entry_conflict_finished(request, game)
+    table = Table(game)
+    view = seat_view(request, table)
+    view = view if view is not None and view.seat is not None else None
+    if view is not None or table.draft is not None:
+        return _draft_entry_response(request, game, number, view or DraftView(status=None, seat=None))
+    return _entry_response(request, game, number, False, write)
+
+
+@require_POST
+@editing
+def seat(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """ "This is me: Ben": this phone scores Ben's own hand from now on ("Not me": no seat)."""
+    key = phone.phone_key(request, create=True) or ""
+    chosen = form_int(request.POST.get("player"), None)
+    player = next((p for p in game.players.all() if p.seat == chosen), None)
+    # The session first: the claim's event makes this phone fetch the table at once, and that
+    # fetch must already find the seat in the session, or its answer (a form without the seat)
+    # could land after this one's.
+    phone.remember_seat(request, game.pk, player.pk if player is not None else None)
+    request.session.save()
+    if player is None:
+        seat_leave(game=game, phone=key)
+    else:
+        seat_claim(game=game, name=player.name, phone=key)
+    if not request.htmx:
+        return HttpResponseRedirect(reverse("table", args=[game.pk]))
+    fresh = game_get(game_id=game.pk)
+    return render_table(request, "scorekeeping/table.html#body", table_context(request, fresh))
+
+
+def _entry_conflict_finished(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    context = table_context(request, game, conflict=_("The game is finished: every round is recorded."))
+    name = "scorekeeping/table.html#body" if request.htmx else "scorekeeping/table.html"
+    return render_table(request, name, context, status=refused(request, 409))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@editing
+def round_edit(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
+    rnd = next((r for r in game.rounds.all() if r.number == number), None)
+    if rnd is None:
+        return render(request, "scorekeeping/forbidden.html", {"game": game, "missing": number}, status=404)
+    players = list(game.players.all())
+    if request.method != "POST":
+        state = EntryState.from_round(rnd, players, game.version)
+        entry = entry_view(game=game, players=players, number=number, state=state, correcting=True)
+        context = table_context(request, game, entry=entry)
+        return render_table(request, "scorekeeping/entry_page.html", context)
+
+    def write(players: list[Player], state: EntryState) -> None:
+        round_replace(game=game, number=number, version=state.version, **state.service_args(players))
+
+    return _entry_response(request, game, number, True, write)
+
+
+def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, undoing: bool = False) -> HttpResponse:
+    """Undo or redo: make the step, then show the table with what happened (or what changed
+    meanwhile). After an undo, Redo is offered and the round undone comes back into the form.
+    Without JavaScript the page reloads and the message goes with it."""
+    extra: dict[str, Any] = {}
+    status = 200
+    change = None
+    try:
+        change = step(game=game, version=form_int(request.POST.get("version"), None))
+        extra["notice"] = notice(change)
+        extra["redo"] = undoing
+    except (Conflict, InvalidInput) as exc:
+        extra["conflict"] = exc.message
+        status = exc.status
+    if not request.htmx:
+        if "notice" in extra:
+            messages.success(request, extra["notice"])
+        else:
+            messages.error(request, extra["conflict"])
+        return HttpResponseRedirect(reverse("table", args=[game.pk]))
+    fresh = game_get(game_id=game.pk)
+    undone = change.undoes if undoing and change is not None else None
+    current = game_current_round(game=fresh)
+    back_in_form = undone is not None and undone.action == Change.Action.RECORD
+    if back_in_form and undone is not None and current is not None and current.number == undone.round_number:
+        # The round just undone comes back into the form as it was: fixing one card is one tap.
+        players = list(fresh.players.all())
+        state = EntryState.from_snapshot(undone.after or {}, players, fresh.version)
+        extra["entry"] = entry_view(game=fresh, players=players, number=current.number, state=state)
+    context = table_context(request, fresh, **extra)
+    response = render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
+    if change is not None:
+        warm(request, game.pk)
+    return response
+
+
+@require_POST
+@editing
+def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Undo the latest change; the round undone comes back into the form, and Redo is offered."""
+    rules = game.rules
+
+    def notice(change: Change) -> str:
+        what = change_line(rules, change.undoes) if change.undoes else _("the last change")
+        return _("Undone: {what}.").format(what=what)
+
+    return _history_step(request, game, game_undo, notice, undoing=True)
+
+
+@require_POST
+@editing
+def redo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Take back the last undo while nothing else has changed since."""
+    return _history_step(request, game, game_redo, lambda change: _("Redone."))

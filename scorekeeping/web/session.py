@@ -1,0 +1,144 @@
+"""What this phone remembers: the games opened here, and which of them it may change.
+
+The games a phone only looked at are remembered on the phone itself, in the ``games``
+cookie (their ids, which are the view links it already has): a page view writes nothing on
+the server, so a crawler cannot grow the database. The session (kept in the database, so
+every worker and machine sees it) is written only on a real action: it holds, per game, a
+grant (the SHA-256 of the edit token, which is what the game row holds too), and the seat
+this phone took. A grant lets this session record; it is useless anywhere else, since no
+address takes a hash for a token. The token itself is never stored on the server: the phone
+keeps it in a cookie sent only to that game's pages, so the table can show this phone the
+edit link to share. Whenever a session is created, expired ones are deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from scorekeeping.converters import GameIdConverter
+from scorekeeping.links import view_path
+from scorekeeping.models import Game
+from scorekeeping.services import game_token_valid, token_hash
+
+_KEY = "games"
+_MAX = 30
+_COOKIE = "games"  # the games opened on this phone, oldest first, space-separated
+_COOKIE_AGE = 365 * 24 * 3600
+_GAME_ID = re.compile(rf"^{GameIdConverter.regex}$")
+_SWEEP = 1000  # expired sessions deleted at most per new session
+
+
+def _cookie(game_id: str) -> str:
+    return f"edit-{game_id}"
+
+
+def _games(request: HttpRequest) -> dict[str, str]:
+    games = request.session.get(_KEY, {})
+    return dict(games) if isinstance(games, dict) else {}
+
+
+def _opened(request: HttpRequest) -> list[str]:
+    """The ids in the ``games`` cookie, oldest first: only well-formed ids, at most ``_MAX``."""
+    raw = request.COOKIES.get(_COOKIE, "")[: 20 * _MAX]
+    return list(dict.fromkeys(i for i in raw.split() if _GAME_ID.match(i)))[-_MAX:]
+
+
+def remember(request: HttpRequest, response: HttpResponse, game_id: str) -> None:
+    """Put the game last (newest) in this phone's ``games`` cookie; nothing is written on the
+    server, and the cookie is sent again only when that changes it."""
+    opened = _opened(request)
+    if opened[-1:] == [game_id]:
+        return
+    opened = [*[i for i in opened if i != game_id][-(_MAX - 1) :], game_id]
+    response.set_cookie(_COOKIE, " ".join(opened), max_age=_COOKIE_AGE, httponly=True, samesite="Lax")
+
+
+def grant(request: HttpRequest, response: HttpResponse, game_id: str, token: str) -> None:
+    """This phone may now change the game: a new session key (a session id planted before
+    cannot share the right), the token's hash in the session, the token in a cookie for the
+    game's pages only, and no cache may keep the answer."""
+    _new_session(request)
+    request.session.cycle_key()
+    games = _games(request)
+    games.pop(game_id, None)
+    games[game_id] = token_hash(token)
+    request.session[_KEY] = dict(list(games.items())[-_MAX:])
+    response.set_cookie(
+        _cookie(game_id),
+        token,
+        max_age=settings.SESSION_COOKIE_AGE,
+        path=view_path(game_id),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    response["Cache-Control"] = "no-store"
+
+
+def game_ids(request: HttpRequest) -> list[str]:
+    """The games opened or granted on this phone, newest first."""
+    opened = _opened(request)
+    granted = [i for i in _games(request) if i not in opened]
+    return list(reversed(granted + opened))[:_MAX]
+
+
+def _new_session(request: HttpRequest) -> None:
+    """Before this phone's first session row: delete expired ones, a bounded batch at a time
+    (Django's ``clearsessions``, done by the app itself so that nobody has to schedule it)."""
+    if request.session.session_key is None:
+        expired = Session.objects.filter(expire_date__lt=timezone.now()).values("pk")[:_SWEEP]
+        Session.objects.filter(pk__in=list(expired.values_list("pk", flat=True))).delete()
+
+
+def can_edit(request: HttpRequest, game: Game) -> bool:
+    held = _games(request).get(game.pk) or ""
+    return bool(held) and hmac.compare_digest(held, game.edit_token_hash)
+
+
+def token_for(request: HttpRequest, game: Game) -> str | None:
+    """The edit token this phone keeps for the game (to show it the edit link), if it is the right one."""
+    token = request.COOKIES.get(_cookie(game.pk))
+    return token if game_token_valid(game=game, token=token) else None
+
+
+# Seats (issue 15): which player's hand this phone scores. The truth is the Seat table (the
+# latest phone to claim a seat holds it); the session keeps this phone's random id, whose hash
+# names the phone there, and the seat it last took, to tell it when another phone took it.
+_PHONE = "phone"
+_SEATS = "seats"
+
+
+def phone_key(request: HttpRequest, *, create: bool = False) -> str | None:
+    """This phone's name in the Seat table: the SHA-256 of a random id kept in its session."""
+    secret = request.session.get(_PHONE)
+    if not isinstance(secret, str) or len(secret) != 43:
+        if not create:
+            return None
+        _new_session(request)
+        secret = secrets.token_urlsafe(32)
+        request.session[_PHONE] = secret
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def seat_taken(request: HttpRequest, game_id: str) -> int | None:
+    """The player id of the seat this phone last took in the game, if any."""
+    seats = request.session.get(_SEATS, {})
+    value = seats.get(game_id) if isinstance(seats, dict) else None
+    return value if isinstance(value, int) else None
+
+
+def remember_seat(request: HttpRequest, game_id: str, player_id: int | None) -> None:
+    seats = request.session.get(_SEATS, {})
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    seats.pop(game_id, None)
+    if player_id is not None:
+        seats[game_id] = player_id
+    request.session[_SEATS] = dict(list(seats.items())[-_MAX:])

@@ -1,0 +1,328 @@
+"""The table page, and what the phones that follow a game fetch: the page, its live fragments
+(rendered once per version and kept in the cache), and the guard of every page that changes a game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial, wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.functional import SimpleLazyObject, cached_property
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_safe
+
+from referee.htmx import HtmxHttpRequest, refused
+from scorekeeping.links import edit_path, qr_svg, share_base, view_path
+from scorekeeping.models import Change, Draft, Game, Player
+from scorekeeping.selectors import (
+    CurrentRound,
+    Standings,
+    game_current_round,
+    game_filled,
+    game_get,
+    game_history,
+    game_rounds,
+    game_standings,
+)
+from scorekeeping.services import (
+    DraftStatus,
+    draft_ahead,
+    draft_status,
+    seat_of,
+    seats_taken,
+)
+from scorekeeping.web import session as phone
+from scorekeeping.web.archive import chart
+from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
+from scorekeeping.web.presentation import DraftLine, announcement, board_rows, change_line, draft_line, draft_waiting
+
+# How long a rendered page or fragment for the phones that follow is kept; its version makes an
+# old one unreachable long before that, so this only bounds the cache's memory.
+LIVE_FRAGMENT_SECONDS = 600
+
+
+class Table:
+    """What the table shows, each part loaded or computed the first time a template asks for it.
+
+    What every phone sees alike (announcement, standings, scoreboard, chart, history) is kept
+    as rendered HTML per game version and language (``{% cache %}`` in the template), so after
+    a change the first render pays for it and every later one finds it there: the game's
+    players, rounds and scores are then not even loaded for a phone that follows."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = game.rules
+
+    @cached_property
+    def filled(self) -> Game:
+        return game_filled(self.game, scores=False)  # nothing more when the game came loaded
+
+    @cached_property
+    def players(self) -> list[Player]:
+        return list(self.filled.players.all())
+
+    @cached_property
+    def rounds_played(self) -> int:
+        return len(game_rounds(self.game))
+
+    @cached_property
+    def current(self) -> CurrentRound | None:
+        return game_current_round(game=self.filled)
+
+    @cached_property
+    def standings(self) -> Standings:
+        return game_standings(game=self.filled)
+
+    def board(self) -> list[Any]:
+        return board_rows(self.filled, self.rules, self.standings, self.current)
+
+    def fresh_entry(self) -> EntryView | None:
+        if self.current is None:
+            return None
+        if self.draft is not None:
+            return self.draft_entry(DraftView(status=None, seat=None))
+        state = EntryState(version=self.game.version)
+        return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state)
+
+    @cached_property
+    def ahead(self) -> Draft | None:
+        return draft_ahead(self.filled)
+
+    @property
+    def draft(self) -> Draft | None:
+        """The round in progress (not one an undo left waiting)."""
+        ahead = self.ahead
+        return ahead if ahead is not None and ahead.number == self.rounds_played + 1 else None
+
+    @cached_property
+    def draft_status(self) -> DraftStatus | None:
+        return draft_status(self.filled, self.draft) if self.draft is not None else None
+
+    def draft_line(self) -> DraftLine | None:
+        status = self.draft_status
+        if status is not None:
+            return draft_line(status, seats_taken(self.game), self.rules)
+        return draft_waiting(self.ahead.number, self.rules) if self.ahead is not None else None
+
+    def draft_entry(self, view: DraftView) -> EntryView | None:
+        """This phone's entry while the round is scored hand by hand: its own hand first."""
+        if self.current is None:
+            return None
+        view.status = self.draft_status
+        active = view.seat.seat if view.seat else None
+        if view.status is not None:
+            state = EntryState.from_draft(view.status, self.game.version, active)
+        else:
+            state = EntryState(version=self.game.version, active=active)
+        return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state, draft=view)
+
+    def history(self) -> list[tuple[Change, str]]:
+        return [(c, change_line(self.rules, c)) for c in game_history(game=self.game)]
+
+    def speech(self) -> str:
+        return announcement(self.current, self.rules.last_round) if self.current else ""
+
+    def referee_query(self) -> str:
+        game, current = self.game, self.current
+        return urlencode(
+            [("ruleset", game.ruleset), *[("variant", v) for v in game.variants], ("players", len(self.players))]
+            + ([("round", current.number)] if current else [])
+        )
+
+
+def seat_view(request: HtmxHttpRequest, table: Table) -> DraftView | None:
+    """This phone's seat, if it took one (the Seat table says whether it still holds it; if
+    another phone took it, ``displaced`` says whose it was). None for a phone that never took one."""
+    taken = phone.seat_taken(request, table.game.pk)
+    if taken is None:
+        return None
+    seat = seat_of(table.game, phone.phone_key(request))
+    displaced = "" if seat is not None else next((p.name for p in table.players if p.pk == taken), "")
+    return DraftView(status=None, seat=seat, displaced=displaced)
+
+
+def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = False, **extra: Any) -> dict[str, Any]:
+    """Everything the table shows (as a phone that follows sees it, with ``follower``); the
+    parts behind ``{% cache %}`` are lazy (see ``Table``)."""
+    table = Table(game)
+    rules = table.rules
+    editable = not follower and phone.can_edit(request, game)
+    base, base_source = share_base(request)
+    view_url = base + view_path(game.pk)
+    context: dict[str, Any] = {
+        "game": game,
+        "rules": rules,
+        "players": SimpleLazyObject(lambda: table.players),
+        "standings": SimpleLazyObject(lambda: table.standings),
+        "current": SimpleLazyObject(lambda: table.current),
+        "board": SimpleLazyObject(table.board),
+        "round_numbers": range(1, rules.last_round + 1),
+        "round_word": _(rules.round_word),
+        "can_edit": editable,
+        "speech": SimpleLazyObject(table.speech),
+        "history": SimpleLazyObject(table.history),
+        "story": SimpleLazyObject(lambda: chart(table.filled)),
+        "rounds_played": SimpleLazyObject(lambda: table.rounds_played),
+        "finished": SimpleLazyObject(lambda: table.rounds_played >= rules.last_round),
+        "has_history": game.version > 1,  # every change moves the version on (imports replay theirs)
+        "running": request.GET.get("running") == "1",
+        "view_url": view_url,
+        "link_source": base_source,
+        "lan_https": settings.LAN_HTTPS,
+        "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
+        "fragment_seconds": LIVE_FRAGMENT_SECONDS,
+        "referee_query": SimpleLazyObject(table.referee_query),
+    }
+    token = phone.token_for(request, game) if editable else None
+    if token:
+        context["edit_url"] = base + edit_path(game.pk, token)
+    context["draft_line"] = SimpleLazyObject(table.draft_line)
+    view = seat_view(request, table) if editable else None
+    if view is not None and view.displaced:
+        context["seat_notice"] = _("{name}'s hand is now scored on another phone.").format(name=view.displaced)
+        phone.remember_seat(request, game.pk, None)  # said once
+    context["seated"] = view is not None and view.seat is not None
+    if editable and "entry" not in extra and view is not None and view.seat is not None:
+        context["entry"] = SimpleLazyObject(partial(table.draft_entry, view))  # this phone's own hand
+    elif editable and "entry" not in extra:
+        # A form with nothing typed in it (none once the game is over) is the same on every
+        # phone without a seat, for a live version (a round in progress or not): cached too.
+        context["entry"] = SimpleLazyObject(table.fresh_entry)
+        context["entry_pristine"] = True
+    context.update(extra)
+    return context
+
+
+@require_safe
+def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The table. Every phone that follows a game sees the same page for a version (and language
+    and link address): its body is rendered once and kept in Django's cache, like the fragments
+    after an event. The phone that records gets its own page (its forms carry its CSRF token),
+    made mostly of fragments cached per version too (``{% cache %}`` in the template)."""
+    head = game_head(request, game_id)
+    if request.GET or phone.can_edit(request, head):
+        response = render_table(request, "scorekeeping/table.html", table_context(request, head))
+    else:
+        response = render(request, "scorekeeping/table.html", {"game": head, **_follower_page(request, head)})
+    phone.remember(request, response, head.pk)
+    return response
+
+
+def _follower_page(request: HtmxHttpRequest, head: Game) -> dict[str, str]:
+    """The title and body of the table as every phone that follows sees it (and link address)."""
+    base, _source = share_base(request)
+    return _shared(request, head, {"page_title": "title", "body_html": "body"}, [base], follower=True)
+
+
+def game_head(request: HtmxHttpRequest, game_id: str) -> Game:
+    """The game's row, or 404: one query per request, though both the ETag and the view ask."""
+    head = getattr(request, "game_row", None)
+    if not isinstance(head, Game) or head.pk != game_id:
+        head = get_object_or_404(Game, pk=game_id)
+        setattr(request, "game_row", head)  # noqa: B010 (an attribute of this request only)
+    return head
+
+
+def _shared(
+    request: HtmxHttpRequest, head: Game, partials: dict[str, str], vary: list[str], **extra: Any
+) -> dict[str, str]:
+    """Partials of the table that are the same for every phone in the same role (following, or
+    recording with a fresh form) for a version, language and ``vary``: rendered once and kept in
+    Django's cache (the version in the key makes an old one unreachable). Nothing in them is
+    one phone's own: no edit link, and no CSRF token (htmx sends it in a header)."""
+    key = ":".join(["table", *partials.values(), head.pk, str(head.live_version), get_language(), *vary])
+    parts: dict[str, str] | None = cache.get(key)
+    if parts is None:
+        context = table_context(request, head, **extra)
+        parts = {
+            name: render_to_string(f"scorekeeping/table.html#{partial}", context, request=request)
+            for name, partial in partials.items()
+        }
+        cache.set(key, parts, LIVE_FRAGMENT_SECONDS)
+    return parts
+
+
+def warm(request: HtmxHttpRequest, game_id: str) -> None:
+    """After a change made on this phone: render now what the other phones fetch at its event
+    (as a phone that follows sees it, and a phone that records with nothing typed), so that
+    the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
+    head = game_filled(Game.objects.get(pk=game_id), scores=False)  # loaded once for every render here
+    _shared(request, head, {"html": "live"}, ["0", "follow"], follower=True)
+    if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
+        _shared(request, head, {"html": "live"}, ["0", "record-fresh"], pristine=True, moved=False)
+    _follower_page(request, head)  # a phone that opens the table now (mostly fragments made above)
+
+
+def render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """A page or fragment of the table. One that shows this phone the edit link is kept by no cache."""
+    response = render(request, name, context, status=status)
+    if context.get("edit_url"):
+        patch_cache_control(response, no_store=True)
+    return response
+
+
+def forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    return render(request, "scorekeeping/forbidden.html", {"game": game}, status=refused(request, 403))
+
+
+def editing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page that changes the game: its row (404 for no such game), and the page that says how
+    to get the edit link (403) unless this phone may change it. The view gets the game."""
+
+    @wraps(view)
+    def guarded(request: HtmxHttpRequest, game_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        game = game_get(game_id=game_id)
+        if not phone.can_edit(request, game):
+            return forbidden(request, game)
+        return view(request, game, *args, **kwargs)
+
+    return guarded
+
+
+def _live_etag(request: HtmxHttpRequest, game_id: str) -> str:
+    """The game's version as an ETag: unchanged means nothing to send."""
+    return f'"v{game_head(request, game_id).live_version}"'
+
+
+@require_safe
+def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The change stream is served under ASGI (``scorekeeping.live``, the start command). This
+    server is WSGI (``runserver``, the test live server): 204 tells EventSource not to retry,
+    and the page polls every 5 s instead."""
+    game_head(request, game_id)
+    return HttpResponse(status=204)
+
+
+@require_safe
+@cache_control(no_cache=True)
+@condition(etag_func=_live_etag)
+def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """What changed, fetched after an event on the game's stream: 304 with no body while nothing
+    did; else the fresh fragments. They are the same for every phone that follows, and for
+    every phone that records and has typed nothing yet (its fresh entry comes with them), so
+    they are rendered once per version, language and role and kept in Django's cache."""
+    head = game_head(request, game_id)
+    running = str(int(request.GET.get("running") == "1"))
+    if not phone.can_edit(request, head):
+        return HttpResponse(_shared(request, head, {"html": "live"}, [running, "follow"], follower=True)["html"])
+    pristine = request.headers.get("X-Entry-Pristine") == "1"
+    # A phone typing a round is told when the game itself moved on (its Record would be
+    # refused), not when a hand of the round in progress came in from another phone.
+    moved = request.headers.get("X-Entry-Version", str(head.version)) != str(head.version)
+    extra = {"pristine": pristine, "moved": moved}
+    if phone.seat_taken(request, head.pk) is not None:  # its own hand's entry: its own fragment
+        context = table_context(request, head, **extra)
+        return render_table(request, "scorekeeping/table.html#live", context)
+    role = "record-fresh" if pristine else "record-moved" if moved else "record-typing"
+    response = HttpResponse(_shared(request, head, {"html": "live"}, [running, role], **extra)["html"])
+    patch_cache_control(response, no_store=True)
+    return response
