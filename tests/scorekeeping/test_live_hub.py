@@ -5,7 +5,7 @@ streams no more often than that (``scorekeeping.live``)."""
 import asyncio
 import threading
 
-from scorekeeping.live import stream as live
+from scorekeeping.live import hub, stream
 
 
 def run(scenario):
@@ -37,7 +37,9 @@ async def _streams(center, channel, count):
     async def send(message):
         sent.append(message["body"])
 
-    followers = [loop.create_task(live._follow(center, channel, channel.version, receive, send)) for _ in range(count)]
+    followers = [
+        loop.create_task(stream._follow(center, channel, channel.version, receive, send)) for _ in range(count)
+    ]
     await asyncio.sleep(0.01)  # every stream waits
 
     async def leave():
@@ -54,15 +56,15 @@ def test_a_change_reaches_a_thousand_streams_with_no_timer_or_task_made_per_stre
 
     async def scenario():
         loop = asyncio.get_running_loop()
-        channel = live.Channel(version=1)
-        sent, leave = await _streams(live.Hub(), channel, 1000)
+        channel = hub.Channel(version=1)
+        sent, leave = await _streams(hub.Hub(), channel, 1000)
         timers, tasks = len(loop._scheduled), len(asyncio.all_tasks())
         for version in (2, 3, 4):
             channel.publish(version)
             await asyncio.sleep(0.01)
             assert len(loop._scheduled) == timers and len(asyncio.all_tasks()) == tasks
         assert timers <= 1  # asyncio.sleep's own; none per stream
-        assert [sent.count(live.event(v)) for v in (2, 3, 4)] == [1000, 1000, 1000]
+        assert [sent.count(stream.event(v)) for v in (2, 3, 4)] == [1000, 1000, 1000]
         await leave()
 
     run(scenario())
@@ -72,17 +74,17 @@ def test_changes_closer_than_the_window_are_told_as_one(settings):
     settings.LIVE_COALESCE = 0.2
 
     async def scenario():
-        channel = live.Channel(version=1)
-        sent, leave = await _streams(live.Hub(), channel, 100)
+        channel = hub.Channel(version=1)
+        sent, leave = await _streams(hub.Hub(), channel, 100)
         channel.publish(2)  # a quiet game's change goes out at once
         await asyncio.sleep(0.01)
-        assert sent.count(live.event(2)) == 100
+        assert sent.count(stream.event(2)) == 100
         for version in (3, 4, 5):  # three more within the window: one event, the newest, at its end
             channel.publish(version)
             await asyncio.sleep(0.01)
         assert len(sent) == 100
         await asyncio.sleep(0.25)
-        assert sent.count(live.event(5)) == 100 and len(sent) == 200
+        assert sent.count(stream.event(5)) == 100 and len(sent) == 200
         await leave()
 
     run(scenario())
@@ -93,8 +95,8 @@ def test_the_heartbeat_is_one_timer_for_every_stream(settings):
 
     async def scenario():
         loop = asyncio.get_running_loop()
-        center = live.Hub()
-        channel = live.Channel(version=1)
+        center = hub.Hub()
+        channel = hub.Channel(version=1)
         center.channels["g"] = channel
         beats = loop.create_task(center._beat())
         sent, leave = await _streams(center, channel, 200)
@@ -114,8 +116,8 @@ def test_a_stream_whose_client_leaves_leaves_the_others_of_its_game_untouched(se
 
     async def scenario():
         loop = asyncio.get_running_loop()
-        channel = live.Channel(version=1)
-        center = live.Hub()
+        channel = hub.Channel(version=1)
+        center = hub.Hub()
         sent: list[bytes] = []
         leaving, staying = loop.create_future(), loop.create_future()
 
@@ -129,8 +131,8 @@ def test_a_stream_whose_client_leaves_leaves_the_others_of_its_game_untouched(se
         async def send(message):
             sent.append(message["body"])
 
-        left = loop.create_task(live._follow(center, channel, 1, client(leaving), send))
-        others = [loop.create_task(live._follow(center, channel, 1, client(staying), send)) for _ in range(5)]
+        left = loop.create_task(stream._follow(center, channel, 1, client(leaving), send))
+        others = [loop.create_task(stream._follow(center, channel, 1, client(staying), send)) for _ in range(5)]
         await asyncio.sleep(0.01)
         leaving.set_result(None)  # one phone closes its page
         await left
@@ -138,7 +140,7 @@ def test_a_stream_whose_client_leaves_leaves_the_others_of_its_game_untouched(se
         assert not any(t.done() for t in others) and not channel.changed.cancelled()
         channel.publish(2)
         await asyncio.sleep(0.01)
-        assert sent.count(live.event(2)) == 5
+        assert sent.count(stream.event(2)) == 5
         staying.set_result(None)
         await asyncio.gather(*others)
 

@@ -3,7 +3,8 @@
 from django.db import connections
 from psycopg.conninfo import conninfo_to_dict
 
-from scorekeeping.live.stream import _conninfo, event, last_seen
+from scorekeeping.live.hub import _conninfo
+from scorekeeping.live.stream import event, last_seen
 
 
 def test_the_listener_connects_as_django_does_with_libpq_options_only(monkeypatch):
