@@ -39,7 +39,7 @@ from urllib.parse import urlsplit, urlunsplit
 from django.conf import settings
 from django.db import connection
 
-from scorekeeping.bench.live import ROOT, package, pinned_server, request_ms
+from scorekeeping.bench.servers import ROOT, package, pinned_server, request_ms
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 TARGET = 1.5

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeping.bench.against import checkout, database, environment, prepare, short_commit
-from scorekeeping.bench.live import ROOT, pinned_server, request_ms
+from scorekeeping.bench.servers import ROOT, pinned_server, request_ms
 from scorekeeping.capacity import raise_open_files
 
 PAGE_P95_MS = 500.0
