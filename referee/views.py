@@ -26,9 +26,10 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
-from .formdata import form_int, tapped, untap_target, untapped
+from .formdata import form_int
 from .forms import HAND, RefereeForm, RulesForm, cleaned
 from .htmx import HtmxHttpRequest, refused
+from .keypad import press, pressed
 from .presentation import chips, keypad
 from .representations import rules_data
 from .services import referee_check
@@ -93,15 +94,10 @@ class RefereeState:
 
     def apply(self, post: QueryDict) -> bool:
         """Carry out a tap, an untap, a group edit or a declaration; True when a check is due."""
-        if "tap" in post:
-            self.groups[self.active] = tapped(self.groups[self.active], post.get("tap", ""))
-            return False
-        if "untap" in post:
-            target = untap_target(post.get("untap"))
-            if target is not None and 0 <= target[0] < len(self.groups):
-                group, index = target
-                self.groups[group] = untapped(self.groups[group], index)
-                self.active = group
+        if pressed(post):
+            groups = dict(enumerate(self.groups))
+            self.active = press(post, groups, self.active) or 0
+            self.groups = list(groups.values())
             return False
         op = post.get("op", "check")
         if op == "add-group" and len(self.groups) < 8:

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 
 from referee.engine import Card, RefereeError, parse_cards
 from referee.engine.rounds import cutter_seat
-from referee.formdata import form_int, tapped, untap_target, untapped
+from referee.formdata import form_int
 from referee.forms import cleaned
+from referee.keypad import press, pressed
 from referee.presentation import Chip, Keypad, chips, keypad
 from scorekeeping.models import DraftHand, Game, Player, Round
 from scorekeeping.services import DraftStatus, round_preview
@@ -106,29 +107,13 @@ class EntryState:
         self.points[seat] = "" if hand.cards or hand.points is None else str(hand.points)
         self.buys[seat] = str(hand.buys) if hand.buys else ""
 
-    def tap(self, card: str) -> None:
-        """No-JS keypad: add a card to the active player's hand."""
-        if self.active is not None:
-            self.hands[self.active] = tapped(self.hands.get(self.active, ""), card)
-
-    def untap(self, value: str) -> None:
-        """No-JS chip: ``"<seat>:<index>"`` removes that card from that hand."""
-        target = untap_target(value)
-        if target is None:
-            return
-        seat, index = target
-        self.hands[seat] = untapped(self.hands.get(seat, ""), index)
-        self.active = seat
-
-    def step(self, value: str) -> None:
-        """No-JS buys stepper: ``"<seat>:1"`` or ``"<seat>:-1"``, never below 0 (the rules bound the top)."""
-        target = untap_target(value)
-        if target is None or target[1] not in (1, -1):
-            return
-        seat, change = target
-        current = form_int(self.buys.get(seat), 0)
-        self.buys[seat] = str(max(0, current + change))
-        self.active = seat
+    def press(self, post: Mapping[str, str]) -> bool:
+        """A key of the keypad without JavaScript (``referee.keypad``), on this form's hands and
+        buys; False when ``post`` holds no key."""
+        if not pressed(post):
+            return False
+        self.active = press(post, self.hands, self.active, self.buys)
+        return True
 
     def winner_name(self, players: list[Player]) -> str | None:
         seat = form_int(self.winner, None)

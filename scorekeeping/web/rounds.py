@@ -64,16 +64,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         name = template + partial if request.htmx else template
         return render_table(request, name, context, status=refused(request, status))
 
-    if "tap" in request.POST:
-        state.tap(request.POST.get("tap", ""))
-        return page()
-    if "untap" in request.POST:
-        state.untap(request.POST.get("untap", ""))
-        return page()
-    if "step" in request.POST:
-        state.step(request.POST.get("step", ""))
-        return page()
-    if request.POST.get("preview"):
+    if state.press(request.POST) or request.POST.get("preview"):
         return page()
     if state.winner == "":
         return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
@@ -145,12 +136,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
         name = "scorekeeping/table.html" + (partial if request.htmx else "")
         return render_table(request, name, context, status=refused(request, status))
 
-    if "tap" in request.POST:
-        state.tap(request.POST.get("tap", ""))
-    elif "untap" in request.POST:
-        state.untap(request.POST.get("untap", ""))
-    elif "step" in request.POST:
-        state.step(request.POST.get("step", ""))
+    state.press(request.POST)
     active = by_seat.get(state.active) if state.active is not None else None
     cards = state.hands.get(active.seat, "") if active else ""
     points = form_int(state.points.get(active.seat), None) if active else None

@@ -1,6 +1,7 @@
 import pytest
 
-from referee.formdata import form_int, untapped
+from referee.formdata import form_int
+from referee.keypad import untapped
 
 
 @pytest.mark.parametrize(
