@@ -12,7 +12,7 @@ import pytest
 
 from tests.servers import scratch_postgres, serving
 
-pytestmark = pytest.mark.once  # real server processes: once in CI
+pytestmark = [pytest.mark.once, pytest.mark.alone]  # real server processes under load: once in CI, alone
 
 
 @pytest.fixture(scope="module")

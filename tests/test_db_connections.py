@@ -16,7 +16,7 @@ import pytest
 
 from tests.servers import get, scratch_postgres, serving
 
-pytestmark = pytest.mark.once  # real server processes: once in CI
+pytestmark = [pytest.mark.once, pytest.mark.alone]  # counts connections of busy servers: once in CI, alone
 
 
 def held(url):

@@ -20,7 +20,6 @@ API's game. The databases are dropped (or deleted) at the end.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import secrets
@@ -39,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 from django.conf import settings
 from django.db import connection
 
-from scorekeeping.bench.servers import ROOT, package, pinned_server, request_ms
+from scorekeeping.bench.servers import ROOT, package, pinned_server, request_ms, run_async
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 TARGET = 1.5
@@ -138,7 +137,7 @@ def _game(label: str, port: int) -> Side:
         body = {"number": number, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KD", "Dee": "JK"}}
         _api(port, f"/api/games/{game['id']}/rounds/", body, game["edit_token"])
     table = f"/g/{game['id']}/"
-    _ms, head = asyncio.run(request_ms(port, table))
+    _ms, head = run_async(request_ms(port, table))
     cookie = next(
         (
             line.split(b":", 1)[1].split(b";")[0].strip().decode()
@@ -187,7 +186,7 @@ def _measure(commit: str, repeat: int) -> tuple[dict[str, dict[str, float]], lis
             prepare(tree, env)
             port, _pids = stack.enter_context(pinned_server(0, tree=tree, env=env))
             sides.append(_game(label, port))
-        medians = asyncio.run(_interleaved(sides, repeat))
+        medians = run_async(_interleaved(sides, repeat))
     return medians, sides
 
 

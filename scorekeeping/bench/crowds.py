@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeping.bench.against import checkout, database, environment, prepare, short_commit
-from scorekeeping.bench.servers import ROOT, pinned_server, request_ms
+from scorekeeping.bench.servers import ROOT, pinned_server, request_ms, run_async
 from scorekeeping.capacity import raise_open_files
 
 PAGE_P95_MS = 500.0
@@ -168,7 +168,7 @@ def _streams(port: int, streams: int, addresses: list[str], per_second: float, s
             f"{streams} streams on one game from {len(addresses)} addresses, written {per_second:g}/s", probe, notes
         )
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def _trickle(port: int, sockets: int, addresses: list[str], seconds: float) -> Scenario:
@@ -222,7 +222,7 @@ def _trickle(port: int, sockets: int, addresses: list[str], seconds: float) -> S
         name = f"{sockets} sockets trickling headers from {len(addresses)} addresses, 1,024 open files"
         return Scenario(name, probe, notes)
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def _report(write: Callable[[str], Any], label: str, scenario: Scenario) -> list[str]:

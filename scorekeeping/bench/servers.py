@@ -13,9 +13,11 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from scorekeeping.serve import server
 
@@ -158,3 +160,13 @@ async def latency_ms(port: int, paths: list[str], repeat: int) -> dict[str, floa
         for path in paths:
             found[path].append((await request_ms(port, path))[0])
     return {p: statistics.median(v) for p, v in found.items()}
+
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: the caller may already run an event loop (a test
+    session that drives a browser through Playwright's synchronous API does)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

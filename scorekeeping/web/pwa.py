@@ -14,7 +14,24 @@ from django.views.decorators.http import require_safe
 
 from referee.engine import RULESETS
 
-STATIC_SHELL = ["css/app.css", "js/app.js", "vendor/htmx.min.js", "icons/icon.svg", "icons/icon-192.png"]
+# The scripts every page loads, in order: htmx, its SSE extension, then ours, each named by its job.
+SCRIPTS = [
+    "vendor/htmx.min.js",
+    "vendor/htmx-ext-sse.js",
+    "js/page.js",
+    "js/entry.js",
+    "js/place.js",
+    "js/guards.js",
+    "js/live.js",
+    "js/offline.js",
+    "js/wake.js",
+]
+STATIC_SHELL = ["css/app.css", *SCRIPTS, "icons/icon.svg", "icons/icon-192.png"]
+
+
+def scripts(request: HttpRequest) -> dict[str, list[str]]:
+    """A context processor: the scripts ``base.html`` loads (the same list the offline shell keeps)."""
+    return {"scripts": SCRIPTS}
 
 
 @require_safe

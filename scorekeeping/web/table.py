@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -178,6 +179,7 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "view_url": view_url,
         "link_source": base_source,
         "lan_https": settings.LAN_HTTPS,
+        "stream": streamed(request),
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
         "fragment_seconds": LIVE_FRAGMENT_SECONDS,
         "referee_query": SimpleLazyObject(table.referee_query),
@@ -212,7 +214,8 @@ def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if request.GET or phone.can_edit(request, head):
         response = render_table(request, "scorekeeping/table.html", table_context(request, head))
     else:
-        response = render(request, "scorekeeping/table.html", {"game": head, **_follower_page(request, head)})
+        context = {"game": head, "stream": streamed(request), **_follower_page(request, head)}
+        response = render(request, "scorekeeping/table.html", context)
     phone.remember(request, response, head.pk)
     return response
 
@@ -286,6 +289,12 @@ def editing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         return view(request, game, *args, **kwargs)
 
     return guarded
+
+
+def streamed(request: HtmxHttpRequest) -> bool:
+    """Whether this server holds change streams: the start command's (ASGI) does; under WSGI
+    (``runserver``, the test live server) the page asks every 5 s instead of opening one."""
+    return isinstance(request, ASGIRequest)
 
 
 def _live_etag(request: HtmxHttpRequest, game_id: str) -> str:

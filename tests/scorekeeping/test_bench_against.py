@@ -11,7 +11,7 @@ from django.db import connection
 
 from scorekeeping.bench.against import against
 
-pytestmark = [pytest.mark.once, pytest.mark.django_db]  # real server processes: once in CI
+pytestmark = [pytest.mark.once, pytest.mark.alone, pytest.mark.django_db]  # pinned servers: once in CI, alone
 
 
 def bench_databases() -> list[str]:
