@@ -65,6 +65,23 @@
     var form = event.detail.target && event.detail.target.id === "record-action" && event.detail.target.closest("form");
     if (form) markActive(form);
   });
+  // Another phone's step brings the bar again; when it is the same bar (its versions aside) it is
+  // not drawn anew, so a thumb already on Send or Record never loses its tap to the button's twin.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var fragment = event.detail.fragment;
+    if (!target || target.id !== "record-action" || !fragment) return;
+    var now = target.cloneNode(true);
+    var fresh = fragment.cloneNode(true);
+    [now, fresh].forEach(function (el) {  // whose hand Send names is this phone's own choice (markActive)
+      each(el, "[data-send-hand]", function (button) { button.textContent = ""; button.removeAttribute("value"); });
+      each(el, "input[type=hidden]", function (input) { input.remove(); });
+    });
+    if (now.innerHTML !== fresh.innerHTML) return;
+    event.detail.shouldSwap = false;
+    each(target, "input[type=hidden]", function (input) { input.remove(); });
+    each(fragment, "input[type=hidden]", function (input) { target.prepend(input.cloneNode()); });
+  });
   on("focusin", "form[data-draft] .points-input", function (field) {  // points mode: the field typed in is whose hand
     var radio = radioFor(field.form, field.closest(".player-entry").dataset.seat);
     if (radio && !radio.checked) { radio.checked = true; markActive(field.form); }

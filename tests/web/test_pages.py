@@ -197,7 +197,13 @@ def test_first_load_of_the_table_page_is_light(client, settings):
     html = client.get(f"/g/{game.pk}/").content
     total = len(gzip.compress(html))
     assets = re.findall(rb'(?:href|src)="/static/([^"]+)"', html)
-    assert {a.decode() for a in assets} >= {"css/app.css", "vendor/htmx.min.js", "vendor/htmx-ext-sse.js", "js/entry.js", "js/live.js"}
+    assert {a.decode() for a in assets} >= {
+        "css/app.css",
+        "vendor/htmx.min.js",
+        "vendor/htmx-ext-sse.js",
+        "js/entry.js",
+        "js/live.js",
+    }
     for asset in assets:
         path = finders.find(asset.decode())
         with open(path, "rb") as f:
