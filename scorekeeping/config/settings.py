@@ -65,7 +65,7 @@ MIDDLEWARE = [
     "scorekeeping.serve.middleware.SecureCookiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorekeeping.serve.gate.GameWriteGate",
-    "scorekeeping.serve.health.DatabaseUnavailableMiddleware",
+    "scorekeeping.serve.failures.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

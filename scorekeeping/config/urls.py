@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from referee import urls as referee_urls
 from scorekeeping.errors import api_error, is_api
-from scorekeeping.serve import health
+from scorekeeping.serve import failures, health
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -19,8 +19,8 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 handler404 = not_found
-handler400 = health.handler400
-handler500 = health.handler500
+handler400 = failures.handler400
+handler500 = failures.handler500
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),

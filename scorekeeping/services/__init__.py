@@ -30,7 +30,7 @@ from scorekeeping.services.games import (
 from scorekeeping.services.rounds import CardsInput, round_preview, round_record, round_replace
 from scorekeeping.services.snapshots import round_entries, round_restore, round_snapshot
 from scorekeeping.services.tokens import game_token_valid, token_hash
-from scorekeeping.services.undo import game_redo, game_undo
+from scorekeeping.services.undo import game_redo, game_undo, round_remade
 
 __all__ = [
     "MAX_NAME",
@@ -54,6 +54,7 @@ __all__ = [
     "round_entries",
     "round_preview",
     "round_record",
+    "round_remade",
     "round_replace",
     "round_restore",
     "round_snapshot",

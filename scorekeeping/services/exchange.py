@@ -24,8 +24,7 @@ from scorekeeping.services import (
     game_undo,
     holds_control_characters,
     round_entries,
-    round_record,
-    round_replace,
+    round_remade,
     round_snapshot,
 )
 from scorekeeping.services.document import FORMAT, FORMAT_VERSION, GameDocument, as_exported, first_difference
@@ -155,10 +154,7 @@ def _replay(game: Game, index: int, entry: Mapping[str, Any]) -> None:
         args = round_entries(entry["after"])
         if args["number"] != entry["round"]:
             raise InvalidInput(f"the round after it is round {args['number']}, not {entry['round']}", f"{where}.after")
-        if action == Change.Action.RECORD:
-            round_record(game=game, **args)
-        else:
-            round_replace(game=game, **args)
+        round_remade(game=game, action=action, entries=args)
     except (ScorekeepingError, RefereeError) as exc:
         errors = exc.errors if isinstance(exc, ScorekeepingError) else {"round": [str(exc)]}
         raise InvalidInput(

@@ -3,6 +3,8 @@ turn by the service that made the round (recorded or corrected)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -36,7 +38,13 @@ def game_redo(*, game: Game, version: int | None = None) -> Change:
         last = game.changes.select_related("undoes").order_by("-id").first()
         if last is None or last.action != Change.Action.UNDO or last.undoes is None or last.undoes.after is None:
             raise InvalidInput(_("there is nothing to redo"), "redo")
-        redo = round_record if last.undoes.action == Change.Action.RECORD else round_replace
-        entries = round_entries(last.undoes.after)
-        redo(game=game, **entries)
+        round_remade(game=game, action=last.undoes.action, entries=round_entries(last.undoes.after))
         return game.changes.order_by("-id")[0]
+
+
+def round_remade(*, game: Game, action: str, entries: dict[str, Any]) -> None:
+    """A round recorded or corrected once, made again by the service that made it at the table,
+    from its snapshot's entries (``snapshots.round_entries``): a redo, or a change of an
+    imported history."""
+    remake = round_record if action == Change.Action.RECORD else round_replace
+    remake(game=game, **entries)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.engine import Rules
+from scorekeeping.changes import change_clause
 from scorekeeping.errors import Conflict
 from scorekeeping.live.publish import announce
 from scorekeeping.models import Change, Game
@@ -27,17 +27,8 @@ def what_changed(game: Game, version: int) -> str:
     if not changes:
         return _("this game is at version {version}, not {given}").format(version=game.version, given=version)
     rules = game.rules
-    said = "; ".join(_change_words(rules, c) for c in changes)
+    said = "; ".join(change_clause(rules, c) for c in changes)
     return _("the game changed on another phone since you loaded it: {changes}").format(changes=said)
-
-
-def _change_words(rules: Rules, change: Change) -> str:
-    where = rules.round_name(change.round_number)
-    if change.action == Change.Action.RECORD:
-        return _("{where} was recorded").format(where=where)
-    if change.action == Change.Action.CORRECT:
-        return _("{where} was corrected").format(where=where)
-    return _("a change to {where} was undone").format(where=where)
 
 
 def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change:

@@ -27,6 +27,11 @@ from scorekeeping.web.forms import RoundEntryForm
 NO_WINNER = "none"
 
 
+def no_winner_chosen() -> dict[str, list[str]]:
+    """The error of an entry sent without who went out, in the language of the request."""
+    return {"winner": [_("Choose who went out (or no one, if the stock ran out).")]}
+
+
 @dataclass
 class EntryState:
     """The form as the phone last sent it (or as a stored round prefills it)."""
@@ -317,7 +322,7 @@ def _as_submitted(
         found = {k: v for k, v in found.items() if "." not in k or k.partition(".")[2].casefold() == active}
         found.pop("winner", None)
     if state.winner == "":
-        found["winner"] = [_("Choose who went out (or no one, if the stock ran out).")]
+        found.update(no_winner_chosen())
     return found
 
 

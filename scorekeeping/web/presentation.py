@@ -1,4 +1,5 @@
-"""How the table page shows a game: the scoreboard's rows, the spoken announcement, the history in words."""
+"""How the table page shows a game: the scoreboard's rows, the spoken announcement (the history
+in words is ``scorekeeping.changes``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from referee.engine import Rules
-from scorekeeping.models import Change, Game, Player
+from scorekeeping.models import Game, Player
 from scorekeeping.selectors import CurrentRound, Standings
 from scorekeeping.services import DraftStatus
 
@@ -75,40 +76,6 @@ def announcement(current: CurrentRound, last: int) -> str:
         first=current.first_player.name,
         stock=current.stock,
     )
-
-
-def change_line(rules: Rules, change: Change) -> str:
-    """One line of the history: what changed, in words (a deal in the Contract family, a round in Mexican)."""
-    word = capfirst(_(rules.round_word))
-    if change.action == Change.Action.RECORD:
-        after = change.after or {}
-        winner = after.get("winner")
-        if winner:
-            line = _("{word} {number} recorded: {name} went out").format(
-                word=word, number=change.round_number, name=winner
-            )
-        else:
-            line = _("{word} {number} recorded: no one went out").format(word=word, number=change.round_number)
-        # What the round gave each other player, as a paper score sheet would say it.
-        gave = ", ".join(f"{s['player']} {s['points']}" for s in after.get("scores", []) if s["player"] != winner)
-        return f"{line}; {gave}" if gave else line
-    if change.action == Change.Action.UNDO:
-        return _("Undid a change to {word} {number}").format(word=word.lower(), number=change.round_number)
-    before, after = change.before or {}, change.after or {}
-    parts = []
-    if before.get("winner") != after.get("winner"):
-        nobody = _("no one")
-        parts.append(
-            _("went out: {before} → {after}").format(
-                before=before.get("winner") or nobody, after=after.get("winner") or nobody
-            )
-        )
-    old = {s["player"]: s["points"] for s in before.get("scores", [])}
-    for s in after.get("scores", []):
-        if old.get(s["player"]) != s["points"]:
-            parts.append(f"{s['player']} {old.get(s['player'])} → {s['points']}")
-    text = _("{word} {number} corrected").format(word=word, number=change.round_number)
-    return text + (": " + "; ".join(parts) if parts else "")
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest, refused
+from scorekeeping.changes import change_line
 from scorekeeping.errors import Conflict, InvalidInput, ScorekeepingError
 from scorekeeping.models import Change, Game, Player
 from scorekeeping.selectors import (
@@ -37,8 +38,7 @@ from scorekeeping.services import (
     seat_leave,
 )
 from scorekeeping.web import session as phone
-from scorekeeping.web.entry import DraftView, EntryState, entry_view
-from scorekeeping.web.presentation import change_line
+from scorekeeping.web.entry import DraftView, EntryState, entry_view, no_winner_chosen
 from scorekeeping.web.table import Table, editing, render_table, seat_view, table_context, warm
 
 
@@ -67,7 +67,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
     if state.press(request.POST) or request.POST.get("preview"):
         return page()
     if state.winner == "":
-        return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
+        return page(422, no_winner_chosen())
     try:
         do_write(players, state)
     except Conflict as exc:
@@ -152,7 +152,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
             return _saved(request, game, number)
         if op in ("hand", "replace"):
             if state.winner == "":
-                return page(422, {"winner": [_("Choose who went out (or no one, if the stock ran out).")]})
+                return page(422, no_winner_chosen())
             if active is None:
                 return page(422, {"active": [_("Choose whose hand this is.")]})
             # A hand another phone sent in is replaced only by the button that says so.

@@ -22,6 +22,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
 from referee.htmx import HtmxHttpRequest, refused
+from scorekeeping.changes import change_line
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
 from scorekeeping.selectors import (
@@ -44,7 +45,7 @@ from scorekeeping.services import (
 from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
 from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
-from scorekeeping.web.presentation import DraftLine, announcement, board_rows, change_line, draft_line, draft_waiting
+from scorekeeping.web.presentation import DraftLine, announcement, board_rows, draft_line, draft_waiting
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
 # old one unreachable long before that, so this only bounds the cache's memory.
