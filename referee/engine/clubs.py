@@ -1,0 +1,255 @@
+"""A club night's rules: how the present players are split into tables for a sitting, who sits
+out, who sits with whom, and how the night and a season are scored.
+
+Pure Python, no Django: the services map names to rows and call these.
+
+- ``table_sizes``: the tables for ``n`` players within the ruleset's limits, as close to the
+  preferred size as possible (the least sum of squared differences, then the fewest tables),
+  with nobody sitting out when tables of other allowed sizes avoid it, else as few as can be.
+- ``draw``: who sits out (those who sat out least tonight, drawn among equals), then who sits
+  with whom: random, improved by swapping players between tables while that lowers the number
+  of pairs who already shared a table tonight (weighted by how often), best of several starts.
+- ``night_standings``: "percentage", as bridge clubs score a match: at their table a player gets
+  1 for every player they finished ahead of and ½ for every tie, divided by (table size − 1),
+  as a percentage; the night's figure is the average over the sittings played. "rank": a fixed
+  pot per seat paid by place, ties sharing their places' points. Tie-break: the average of
+  (table's average total − own total) per sitting (rummy's lower total is better).
+- ``season_standings``: each player's best N nights (all by default), a minimum number of
+  nights for the title.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TypeVar
+
+from .errors import RefereeError
+from .i18n import _, ngettext
+
+SCORINGS = ("percentage", "rank")
+# What each place earns with the "rank" scoring, by table size (the club's pot per seat). The
+# sizes the issue gives (3 to 6) are extended by the same pattern: first place earns the table
+# size + 7, each later place less, the last two places 2.
+RANK_POINTS: dict[int, tuple[int, ...]] = {
+    2: (9, 2),
+    3: (10, 6, 2),
+    4: (11, 7, 4, 2),
+    5: (12, 8, 5, 3, 2),
+    6: (13, 9, 6, 4, 2, 2),
+    7: (14, 10, 7, 5, 3, 2, 2),
+    8: (15, 11, 8, 6, 4, 3, 2, 2),
+}
+STARTS = 12  # random starts of the draw's improvement; the best is kept
+
+
+class CannotSeat(RefereeError):
+    """Too few players for one table of the ruleset."""
+
+
+@cache
+def table_sizes(players: int, low: int, high: int, preferred: int) -> tuple[int, ...]:
+    """The tables' sizes for ``players`` (largest first), at most ``players`` seats: nobody sits
+    out if the limits allow it, else as few as can. Raises ``CannotSeat`` below ``low``."""
+    if players < low:
+        raise CannotSeat(
+            ngettext(
+                "{n} player present: a table of this game needs at least {low}",
+                "{n} players present: a table of this game needs at least {low}",
+                players,
+            ).format(n=players, low=low)
+        )
+    for seated in range(players, low - 1, -1):
+        best = _split(seated, low, high, preferred)
+        if best is not None:
+            return best
+    raise CannotSeat(_("no table of {low} to {high} players fits").format(low=low, high=high))  # pragma: no cover
+
+
+@cache
+def _split(n: int, low: int, high: int, preferred: int) -> tuple[int, ...] | None:
+    """The split of exactly ``n`` into parts in ``[low, high]`` with the least cost, or None."""
+    if n == 0:
+        return ()
+    best: tuple[int, ...] | None = None
+    best_cost: tuple[int, int] | None = None
+    for part in range(min(high, n), low - 1, -1):
+        rest = _split(n - part, low, high, preferred)
+        if rest is None:
+            continue
+        split = tuple(sorted((part, *rest), reverse=True))
+        cost = (sum((p - preferred) ** 2 for p in split), len(split))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = split, cost
+    return best
+
+
+def pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass(frozen=True)
+class Draw:
+    tables: tuple[tuple[str, ...], ...]  # each table's players in seat order
+    sitting_out: tuple[str, ...]
+    repeated_pairs: int  # pairs at one table who already shared a table tonight
+
+
+def repeated(tables: Sequence[Sequence[str]], met: Mapping[tuple[str, str], int]) -> int:
+    return sum(1 for table in tables for a, b in itertools.combinations(table, 2) if met.get(pair(a, b), 0))
+
+
+def _cost(table: Sequence[str], met: Mapping[tuple[str, str], int]) -> int:
+    return sum(met.get(pair(a, b), 0) for a, b in itertools.combinations(table, 2))
+
+
+def draw(
+    present: Sequence[str],
+    sizes: Sequence[int],
+    met: Mapping[tuple[str, str], int],
+    sat_out: Mapping[str, int],
+    rng: random.Random,
+) -> Draw:
+    """One sitting's tables for ``present`` (each name once) at tables of ``sizes``: who sits
+    out, then who sits with whom, seats shuffled within each table."""
+    seats = sum(sizes)
+    players = list(present)
+    rng.shuffle(players)
+    players.sort(key=lambda name: -sat_out.get(name, 0))  # who sat out least sits out next; stable: drawn among equals
+    out = tuple(sorted(players[seats:]))
+    playing = players[:seats]
+    best: list[list[str]] | None = None
+    best_cost = -1
+    for _start in range(STARTS):
+        rng.shuffle(playing)
+        tables, at = [], 0
+        for size in sizes:
+            tables.append(playing[at : at + size])
+            at += size
+        cost = _improve(tables, met)
+        if best is None or cost < best_cost:
+            best, best_cost = [list(t) for t in tables], cost
+        if cost == 0:
+            break
+    assert best is not None
+    for table in best:
+        rng.shuffle(table)
+    return Draw(tuple(tuple(t) for t in best), out, repeated(best, met))
+
+
+def _improve(tables: list[list[str]], met: Mapping[tuple[str, str], int]) -> int:
+    """Swap players between tables while a swap lowers the cost (a local optimum); the cost."""
+    costs = [_cost(t, met) for t in tables]
+    improved = True
+    while improved and any(costs):
+        improved = False
+        for i, j in itertools.combinations(range(len(tables)), 2):
+            for a, b in itertools.product(range(len(tables[i])), range(len(tables[j]))):
+                tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+                new_i, new_j = _cost(tables[i], met), _cost(tables[j], met)
+                if new_i + new_j < costs[i] + costs[j]:
+                    costs[i], costs[j] = new_i, new_j
+                    improved = True
+                else:
+                    tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+    return sum(costs)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player's result at one table of a sitting: their final place and game total."""
+
+    player: str
+    place: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: str
+    percent: float  # the average percentage over the sittings played
+    points: float  # the sum of rank points
+    sittings: int
+    tiebreak: float  # the average of (table's average total - own total)
+    place: int
+
+
+def table_scores(table: Sequence[Seat]) -> dict[str, tuple[float, float, float]]:
+    """Each player's (percentage, rank points, tie-break) at one finished table."""
+    size = len(table)
+    average = sum(s.total for s in table) / size
+    pot = RANK_POINTS.get(size) or RANK_POINTS[max(RANK_POINTS)]
+    scores = {}
+    for seat in table:
+        ahead = sum(1 for other in table if other.place > seat.place)
+        tied = sum(1 for other in table if other.place == seat.place) - 1
+        percent = 100 * (ahead + tied / 2) / (size - 1) if size > 1 else 100.0
+        shared = [pot[min(p, len(pot)) - 1] for p in range(seat.place, seat.place + tied + 1)]
+        scores[seat.player] = (percent, sum(shared) / len(shared), average - seat.total)
+    return scores
+
+
+def night_standings(tables: Sequence[Sequence[Seat]], scoring: str = "percentage") -> list[Standing]:
+    """The night's standings from every finished table of every sitting, best first."""
+    percents: dict[str, list[float]] = {}
+    points: dict[str, float] = {}
+    breaks: dict[str, list[float]] = {}
+    for table in tables:
+        for player, (percent, rank, margin) in table_scores(table).items():
+            percents.setdefault(player, []).append(percent)
+            points[player] = points.get(player, 0.0) + rank
+            breaks.setdefault(player, []).append(margin)
+    rows = []
+    for player, figures in percents.items():
+        average, tiebreak = sum(figures) / len(figures), sum(breaks[player]) / len(figures)
+        rows.append(Standing(player, round(average, 2), points[player], len(figures), round(tiebreak, 2), 0))
+
+    def figure(row: Standing) -> float:
+        return row.percent if scoring == "percentage" else row.points
+
+    rows.sort(key=lambda r: (-figure(r), -r.tiebreak, r.player.casefold()))
+    return _placed(rows, lambda r: (figure(r), r.tiebreak))
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    player: str
+    nights: int
+    counted: int
+    percent: float
+    qualified: bool
+    place: int
+
+
+Ranked = TypeVar("Ranked", Standing, SeasonStanding)
+
+
+def _placed(rows: Sequence[Ranked], key: Callable[[Ranked], object]) -> list[Ranked]:
+    """``rows`` (sorted, best first) with their places: equal keys share a place."""
+    placed: list[Ranked] = []
+    for index, row in enumerate(rows):
+        same = bool(placed) and key(placed[-1]) == key(row)
+        placed.append(replace(row, place=placed[-1].place if same else index + 1))
+    return placed
+
+
+def season_standings(
+    nights: Sequence[Mapping[str, float]], best: int | None = None, minimum: int = 1
+) -> list[SeasonStanding]:
+    """A season from each night's figure per player (percent): each player's best ``best`` nights
+    averaged (all by default); players with fewer than ``minimum`` nights are ranked after those
+    with enough (they cannot take the title)."""
+    played: dict[str, list[float]] = {}
+    for night in nights:
+        for player, figure in night.items():
+            played.setdefault(player, []).append(figure)
+    rows = []
+    for player, figures in played.items():
+        counted = sorted(figures, reverse=True)[: best or len(figures)]
+        average = round(sum(counted) / len(counted), 2)
+        rows.append(SeasonStanding(player, len(figures), len(counted), average, len(figures) >= minimum, 0))
+    rows.sort(key=lambda r: (not r.qualified, -r.percent, r.player.casefold()))
+    return _placed(rows, lambda r: (r.qualified, r.percent))
