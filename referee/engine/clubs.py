@@ -28,7 +28,7 @@ from functools import cache
 from typing import TypeVar
 
 from .errors import RefereeError
-from .i18n import _, ngettext
+from .i18n import ngettext
 
 SCORINGS = ("percentage", "rank")
 # What each place earns with the "rank" scoring, by table size (the club's pot per seat). The
@@ -66,7 +66,7 @@ def table_sizes(players: int, low: int, high: int, preferred: int) -> tuple[int,
         best = _split(seated, low, high, preferred)
         if best is not None:
             return best
-    raise CannotSeat(_("no table of {low} to {high} players fits").format(low=low, high=high))  # pragma: no cover
+    raise AssertionError("a table of `low` players always fits")  # pragma: no cover (players >= low)
 
 
 @cache
