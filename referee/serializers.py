@@ -30,3 +30,14 @@ class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         if errors:
             raise serializers.ValidationError(errors)
         return value
+
+
+class TextField(serializers.CharField):
+    """A string and nothing else: DRF's CharField would take the number 0 as the name "0"."""
+
+    default_error_messages = {"not_text": "a text is expected, not {kind}"}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_text", kind=type(data).__name__)
+        return str(super().to_internal_value(data))

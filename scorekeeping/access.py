@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 
 from scorekeeping import ratelimit
 from scorekeeping.errors import EditForbidden, TooManyRequests
-from scorekeeping.models import Game
+from scorekeeping.models import Club, Game
 from scorekeeping.services import game_token_valid
+from scorekeeping.services.clubs import club_token_valid
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,20 @@ def check_token(request: HttpRequest, game: Game, token: str | None) -> None:
     """
     if token and game_token_valid(game=game, token=token):
         return
+    _count_wrong(request, token)
+    raise EditForbidden(_("changing this game needs its edit token (the edit link, or the X-Game-Token header)"))
+
+
+def check_organiser(request: HttpRequest, club: Club, token: str | None) -> None:
+    """As ``check_token``, for the organiser's token of a club (``X-Club-Token``)."""
+    if token and club_token_valid(club=club, token=token):
+        return
+    _count_wrong(request, token)
+    raise EditForbidden(_("changing this club needs its organiser's token (the organiser link, or X-Club-Token)"))
+
+
+def _count_wrong(request: HttpRequest, token: str | None) -> None:
+    """A wrong token counts against its address (429 past the limit); a missing one does not."""
     if token:
         lim, key = ratelimit.limit("token"), ratelimit.client_key(request)
         count = ratelimit.hit(lim, key)
@@ -54,7 +69,6 @@ def check_token(request: HttpRequest, game: Game, token: str | None) -> None:
                 log.warning("more than %d wrong edit tokens from %s in %d s", lim.count, key, lim.seconds)
             exc = ratelimit.RateLimited(lim)
             raise TooManyRequests(str(exc), exc.retry_after)
-    raise EditForbidden(_("changing this game needs its edit token (the edit link, or the X-Game-Token header)"))
 
 
 def token_if_valid(request: HttpRequest, game: Game, token: str | None) -> str | None:

@@ -19,3 +19,4 @@ class GameIdConverter:
 
 # Once, when this module is first imported (by the URL modules that use ``<game:...>``).
 register_converter(GameIdConverter, "game")
+register_converter(GameIdConverter, "club")  # a club's id has a game's shape

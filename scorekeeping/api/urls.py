@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scorekeeping.api import games, rounds
+from scorekeeping.api import clubs, games, rounds
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
 
 urlpatterns = [
@@ -17,4 +17,19 @@ urlpatterns = [
     path("api/games/<game:game_id>/draft/", rounds.DraftView.as_view(), name="api-draft"),
     path("api/games/<game:game_id>/draft/record/", rounds.DraftRecordView.as_view(), name="api-draft-record"),
     path("api/games/<game:game_id>/draft/hands/<path:name>/", rounds.DraftHandView.as_view(), name="api-draft-hand"),
+    path("api/clubs/", clubs.ClubsView.as_view(), name="api-clubs"),
+    path("api/clubs/<club:club_id>/", clubs.ClubView.as_view(), name="api-club"),
+    path("api/clubs/<club:club_id>/members/", clubs.MembersView.as_view(), name="api-club-members"),
+    path("api/clubs/<club:club_id>/members/<path:name>/", clubs.MemberView.as_view(), name="api-club-member"),
+    path("api/clubs/<club:club_id>/season/", clubs.SeasonView.as_view(), name="api-club-season"),
+    path("api/clubs/<club:club_id>/nights/", clubs.NightsView.as_view(), name="api-club-nights"),
+    path("api/clubs/<club:club_id>/nights/<int:night_id>/", clubs.NightView.as_view(), name="api-club-night"),
+    path("api/clubs/<club:club_id>/nights/<int:night_id>/present/", clubs.PresentView.as_view(), name="api-present"),
+    path("api/clubs/<club:club_id>/nights/<int:night_id>/sittings/", clubs.SittingsView.as_view(), name="api-sittings"),
+    path(
+        "api/clubs/<club:club_id>/nights/<int:night_id>/sittings/<int:sitting>/tables/<int:table>/end/",
+        clubs.TableEndView.as_view(),
+        name="api-table-end",
+    ),
+    path("api/clubs/<club:club_id>/nights/<int:night_id>/finish/", clubs.NightFinishView.as_view(), name="api-finish"),
 ]

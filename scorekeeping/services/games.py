@@ -82,8 +82,10 @@ def game_create(
     players: Sequence[object],
     first_dealer: str | None = None,
     draw: Mapping[str, str] | None = None,
+    token: str | None = None,
 ) -> tuple[Game, str]:
-    """A new game and its edit token (returned once; only its hash is kept)."""
+    """A new game and its edit token (returned once; only its hash is kept). A club's draw
+    passes the token it derives for the table (``clubs.table_token``)."""
     try:
         rules = find_rules(ruleset, variants)
     except UnknownVariant as exc:
@@ -92,7 +94,7 @@ def game_create(
         raise InvalidInput(str(exc), "ruleset") from None
     names = _clean_names(players, rules)
     seat, method = _first_dealer(names, first_dealer, draw)
-    token = new_token()
+    token = token or new_token()
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=rules.slug,

@@ -50,7 +50,7 @@ def _listed(request: HtmxHttpRequest) -> tuple[list[str] | None, int]:
     if settings.PRIVATE_LISTS:
         ids = phone.game_ids(request)
         return ids, len(ids)
-    return None, Game.objects.count()
+    return None, Game.objects.filter(club_table__isnull=True).count()
 
 
 @require_safe

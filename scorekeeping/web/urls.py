@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, games, pwa, rounds, table
+from scorekeeping.web import archive, clubs, games, pwa, rounds, table
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -29,4 +29,6 @@ urlpatterns = [
     path("g/<game:game_id>/edit-qr.svg", games.edit_qr, name="edit-qr"),
     path("g/<game:game_id>/edit-link/", games.edit_link_replace, name="edit-link-replace"),
     path("g/<game:game_id>/join/<str:token>/", games.join, name="join"),
+    path("c/<club:club_id>/", clubs.club, name="club"),
+    path("c/<club:club_id>/join/<str:token>/", clubs.club_join, name="club-join"),
 ]

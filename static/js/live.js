@@ -14,8 +14,9 @@
     var poller = document.getElementById("poller");
     if (poller) htmx.trigger(poller, "changed");
   }
-  document.addEventListener("htmx:sseOpen", function () { streamOpen = true; });
-  document.addEventListener("htmx:sseError", function () { streamOpen = false; });
+  function streaming(open) { streamOpen = open; document.body.classList.toggle("streaming", open); }
+  document.addEventListener("htmx:sseOpen", function () { streaming(true); });
+  document.addEventListener("htmx:sseError", function () { streaming(false); });
   window.setInterval(function () { if (!streamOpen) fetchChanges(); }, 5000);
 
   // A fetch that failed (no network, a server away) is tried again after 1, 2, 4... up to 30 s,

@@ -129,6 +129,7 @@ def _requests(page):
 
 def test_an_idle_table_sends_nothing_but_its_stream(table_server, page, console_errors):
     start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
+    expect(page.locator("body.streaming")).to_have_count(1)  # this page's stream is open: counted from here
     seen = _requests(page)
     page.clock.install()  # the page's timers run on Playwright's clock: ten seconds pass at once
     page.reload()

@@ -219,8 +219,9 @@ GAMES_IN_RECORDS = 500
 
 
 def _newest(limit: int, ids: list[str] | None) -> QuerySet[Game]:
+    """The newest games of the server-wide lists: a club's tables show only to the club."""
     found = games_with_everything() if ids is None else games_with_everything().filter(pk__in=ids)
-    return found.order_by("-created_at")[:limit]
+    return found.filter(club_table__isnull=True).order_by("-created_at")[:limit]
 
 
 def games_summaries(*, limit: int = GAMES_LISTED, ids: list[str] | None = None) -> list[GameSummary]:

@@ -1,0 +1,314 @@
+"""The API's clubs: a club and its members, its nights (check-in, the draw of each sitting,
+ending a table, finishing), the night's standings and a season's.
+
+Reads need the club's id (the club link); every write needs the organiser's token in
+``X-Club-Token``. The tables a draw makes are ordinary games: their edit links are shown to
+the organiser, whose token they are derived from, and never count against the new-game limit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from referee.api import ERROR
+from referee.engine import DEFAULT_RULESET
+from referee.engine.clubs import SCORINGS
+from referee.serializers import InputSerializer, TextField
+from scorekeeping.access import check_organiser, creating
+from scorekeeping.api.writes import WRITE_ERRORS, secret, share_base_of
+from scorekeeping.links import edit_path, view_path
+from scorekeeping.models import Club, Night
+from scorekeeping.selectors.clubs import club_get, night_get, night_results, night_tables, season
+from scorekeeping.services.clubs import (
+    MAX_MEMBERS,
+    MAX_SITTINGS,
+    club_create,
+    member_retire,
+    members_add,
+    night_create,
+    night_finish,
+    night_present,
+    sitting_draw,
+    table_end,
+    table_token,
+)
+
+ORGANISER = OpenApiParameter(
+    "X-Club-Token", str, OpenApiParameter.HEADER, required=True, description="The club organiser's token."
+)
+NAMES = serializers.ListField(child=TextField(max_length=200, trim_whitespace=False), max_length=MAX_MEMBERS)
+OBJECT = inline_serializer("ClubAnswer", {"id": serializers.CharField()})
+
+
+def _organiser(request: Request, club_id: str) -> tuple[Club, str]:
+    club = club_get(club_id=club_id)
+    token = request.headers.get("X-Club-Token")
+    check_organiser(request, club, token)
+    return club, token or ""
+
+
+def club_data(club: Club) -> dict[str, Any]:
+    return {
+        "id": club.pk,
+        "name": club.name,
+        "members": [{"name": m.name, "active": m.active} for m in club.members.all()],
+        "nights": [{"id": n.pk, "date": n.date.isoformat(), "status": n.status} for n in club.nights.all()],
+    }
+
+
+def night_data(request: Request, night: Night, token: str | None = None) -> dict[str, Any]:
+    """A night: its settings, who is here, every sitting's tables (with their edit links for the
+    organiser), and the standings so far."""
+    base = share_base_of(request)
+    tables = night_tables(night)
+    sittings = []
+    for sitting in night.sittings_drawn.all():
+        drawn = []
+        for state in tables.get(sitting.number, []):
+            game: dict[str, Any] = {"id": state.table.game_id, "url": base + view_path(state.table.game_id)}
+            if token:
+                game["edit_url"] = base + edit_path(state.table.game_id, table_token(token, state.table))
+            drawn.append(
+                {
+                    "number": state.table.number,
+                    "game": game,
+                    "players": [m.name for m in state.members],
+                    "rounds_played": state.played,
+                    "finished": state.finished,
+                    "ended": state.ended,
+                }
+            )
+        sittings.append(
+            {
+                "number": sitting.number,
+                "tables": drawn,
+                "sitting_out": sorted(m.name for m in sitting.sitting_out.all()),
+                "repeated_pairs": sitting.repeated_pairs,
+            }
+        )
+    standings = [
+        {
+            "player": r.player,
+            "percent": r.percent,
+            "points": r.points,
+            "sittings": r.sittings,
+            "place": r.place,
+            "tiebreak": r.tiebreak,
+        }
+        for r in night_results(night)
+    ]
+    return {
+        "id": night.pk,
+        "date": night.date.isoformat(),
+        "status": night.status,
+        "ruleset": night.ruleset,
+        "variants": night.variants,
+        "table_size": night.table_size,
+        "scoring": night.scoring,
+        "planned_sittings": night.sittings,
+        "present": sorted(m.name for m in night.present.all()),
+        "sittings": sittings,
+        "standings": standings,
+    }
+
+
+class ClubsView(APIView):
+    """Start a club."""
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "ClubInput"
+
+        name = TextField(max_length=200, trim_whitespace=False)
+
+    @extend_schema(request=InputSerializer, responses={201: OBJECT, 400: ERROR, 429: ERROR})
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        with creating(request):
+            club, token = club_create(name=serializer.validated_data["name"])
+        base = share_base_of(request)
+        url = base + reverse("api-club", args=[club.pk])
+        body = {"id": club.pk, "name": club.name, "url": url, "organiser_token": token}
+        body["organiser_url"] = base + reverse("club-join", args=[club.pk, token])
+        return secret(Response(body, status=status.HTTP_201_CREATED))
+
+
+class ClubView(APIView):
+    """A club: its members and nights."""
+
+    @extend_schema(responses={200: OBJECT, 404: ERROR})
+    def get(self, request: Request, club_id: str) -> Response:
+        return Response(club_data(club_get(club_id=club_id)))
+
+
+class MembersView(APIView):
+    """Add members (a list of names; the new ones are added)."""
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "MembersInput"
+
+        names = NAMES
+
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    def put(self, request: Request, club_id: str) -> Response:
+        club, _token = _organiser(request, club_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        members_add(club=club, names=serializer.validated_data["names"])
+        return Response({"members": club_data(club)["members"]})
+
+
+class MemberView(APIView):
+    """Retire a member (kept in the history)."""
+
+    @extend_schema(parameters=[ORGANISER], responses={204: None, **WRITE_ERRORS})
+    def delete(self, request: Request, club_id: str, name: str) -> Response:
+        club, _token = _organiser(request, club_id)
+        member_retire(club=club, name=name)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class NightsView(APIView):
+    """Start a club night."""
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "NightInput"
+
+        ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
+        variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
+        sittings = serializers.IntegerField(min_value=1, max_value=MAX_SITTINGS)
+        table_size = serializers.IntegerField(min_value=2, max_value=8, default=4)
+        scoring = serializers.ChoiceField(choices=SCORINGS, default="percentage")
+        date = serializers.DateField(required=False, help_text="Today if absent.")
+
+        def validate_date(self, value: dt.date) -> dt.date:
+            if not dt.date(2000, 1, 1) <= value <= dt.date(2100, 12, 31):
+                raise serializers.ValidationError("a date from 2000 to 2100")
+            return value
+
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, club_id: str) -> Response:
+        club, token = _organiser(request, club_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        night = night_create(club=club, **serializer.validated_data)
+        body = night_data(request, night_get(club=club, night_id=night.pk), token)
+        return secret(Response(body, status=status.HTTP_201_CREATED))
+
+
+class NightView(APIView):
+    """A night: sittings, tables, standings (the edit links with the organiser's token)."""
+
+    @extend_schema(responses={200: OBJECT, 404: ERROR})
+    def get(self, request: Request, club_id: str, night_id: int) -> Response:
+        club = club_get(club_id=club_id)
+        night = night_get(club=club, night_id=night_id)
+        token = request.headers.get("X-Club-Token")
+        if token:
+            check_organiser(request, club, token)
+        return secret(Response(night_data(request, night, token)))
+
+
+class PresentView(APIView):
+    """Who is here (names that are no member become members)."""
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "PresentInput"
+
+        names = NAMES
+
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    def put(self, request: Request, club_id: str, night_id: int) -> Response:
+        club, _token = _organiser(request, club_id)
+        night = night_get(club=club, night_id=night_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        members = night_present(night=night, names=serializer.validated_data["names"])
+        return Response({"present": sorted(m.name for m in members)})
+
+
+class SittingsView(APIView):
+    """Draw the next sitting's tables."""
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "SittingInput"
+
+        force = serializers.BooleanField(default=False, help_text="Draw although tables are still playing.")
+
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, club_id: str, night_id: int) -> Response:
+        club, token = _organiser(request, club_id)
+        night = night_get(club=club, night_id=night_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sitting = sitting_draw(night=night, organiser_token=token, force=serializer.validated_data["force"])
+        body = night_data(request, night_get(club=club, night_id=night.pk), token)
+        drawn = next(s for s in body["sittings"] if s["number"] == sitting.number)
+        return secret(Response(drawn, status=status.HTTP_201_CREATED))
+
+
+class TableEndView(APIView):
+    """End an unfinished table: its standings count as they stand."""
+
+    @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
+        club, token = _organiser(request, club_id)
+        table_end(night=night_get(club=club, night_id=night_id), sitting=sitting, table=table)
+        return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
+
+
+class NightFinishView(APIView):
+    """Finish the night."""
+
+    @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, club_id: str, night_id: int) -> Response:
+        club, token = _organiser(request, club_id)
+        night_finish(night=night_get(club=club, night_id=night_id))
+        return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
+
+
+class SeasonView(APIView):
+    """The club's standings over a date range: each player's best nights."""
+
+    class QuerySerializer(InputSerializer):
+        class Meta:
+            ref_name = "SeasonQuery"
+
+        start = serializers.DateField(required=False, help_text="``from`` in the query: the first night's date.")
+        to = serializers.DateField(required=False)
+        best = serializers.IntegerField(required=False, min_value=1, max_value=366)
+        minimum = serializers.IntegerField(required=False, min_value=1, max_value=366, default=1)
+
+    @extend_schema(parameters=[QuerySerializer], responses={200: OBJECT, 400: ERROR, 404: ERROR})
+    def get(self, request: Request, club_id: str) -> Response:
+        club = club_get(club_id=club_id)
+        query = {("start" if k == "from" else k): v for k, v in request.query_params.items()}
+        serializer = self.QuerySerializer(data=query)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        rows = season(
+            club=club,
+            start=data.get("start"),
+            end=data.get("to"),
+            best=data.get("best"),
+            minimum=data["minimum"],
+        )
+        standings = [
+            {"player": r.player, "nights": r.nights, "counted": r.counted, "percent": r.percent, "place": r.place}
+            | {"qualified": r.qualified}
+            for r in rows
+        ]
+        return Response({"standings": standings})

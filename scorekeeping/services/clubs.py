@@ -1,0 +1,262 @@
+"""Clubs and club nights: members, check-in, the draw of each sitting (its tables are ordinary
+games), ending a table, finishing the night. The engine decides the tables and the draw
+(``referee.engine.clubs``); this maps names to rows, locks the night, writes and logs.
+
+A table's edit token is not stored in clear anywhere: it is the HMAC-SHA256 of the table's
+place in the night (night, sitting, table) under the organiser's token, so the organiser's
+screen can show every table's edit link again while the server keeps only the game's hash.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import hmac
+import itertools
+import random
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from referee.engine import RefereeError, UnknownVariant, find_rules
+from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
+from scorekeeping.errors import Conflict, InvalidInput, NotFound
+from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
+from scorekeeping.services.games import clean_name, game_create, holds_control_characters
+from scorekeeping.services.tokens import new_token, token_hash
+
+MAX_MEMBERS = 500  # a club's members at most; names added at once at most as many
+MAX_SITTINGS = 12
+MAX_NAME = 30
+
+
+def club_token_valid(*, club: Club, token: str | None) -> bool:
+    """Constant-time comparison of a presented organiser token with the club's."""
+    return bool(token) and hmac.compare_digest(token_hash(token or ""), club.organiser_token_hash)
+
+
+def table_token(organiser_token: str, table: ClubTable | tuple[int, int, int]) -> str:
+    """The edit token of a club table's game, made again from the organiser's token."""
+    place = (table.sitting.night_id, table.sitting.number, table.number) if isinstance(table, ClubTable) else table
+    digest = hmac.new(organiser_token.encode(), "table:{}:{}:{}".format(*place).encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def member_key(name: str) -> str:
+    """A name as names are compared: composed (NFC), white space folded, case folded."""
+    return clean_name(name).casefold()
+
+
+def _name(value: object, field: str) -> str:
+    if not isinstance(value, str) or holds_control_characters(value) or not clean_name(value):
+        raise InvalidInput(_("a name is text of 1 to {n} characters").format(n=MAX_NAME), field)
+    name = clean_name(value)
+    if len(name) > MAX_NAME:
+        raise InvalidInput(_("{name}: a name is at most {n} characters").format(name=name[:40], n=MAX_NAME), field)
+    return name
+
+
+def club_create(*, name: object) -> tuple[Club, str]:
+    """A new club and its organiser token (returned once; only its hash is kept)."""
+    if not isinstance(name, str) or holds_control_characters(name) or not 1 <= len(clean_name(name)) <= 60:
+        raise InvalidInput(_("a club's name is text of 1 to 60 characters"), "name")
+    token = new_token()
+    club = Club.objects.create(name=clean_name(name), organiser_token_hash=token_hash(token))
+    return club, token
+
+
+def _names(names: object, field: str = "names") -> list[str]:
+    if not isinstance(names, list) or not 1 <= len(names) <= MAX_MEMBERS:
+        raise InvalidInput(_("names: a list of 1 to {n} names").format(n=MAX_MEMBERS), field)
+    found: dict[str, str] = {}
+    for index, value in enumerate(names):
+        name = _name(value, f"{field}.{index}")
+        found.setdefault(member_key(name), name)
+    return list(found.values())
+
+
+def _members(club: Club, names: Sequence[str]) -> list[Member]:
+    """The members named, made (or back from retirement) where needed; the club locked."""
+    existing = {m.key: m for m in Member.objects.filter(club=club, key__in=[member_key(n) for n in names])}
+    if Member.objects.filter(club=club).count() + len(set(map(member_key, names)) - set(existing)) > MAX_MEMBERS:
+        raise InvalidInput(_("a club has at most {n} members").format(n=MAX_MEMBERS), "names")
+    members = []
+    for name in names:
+        member = existing.get(member_key(name))
+        if member is None:
+            member = Member.objects.create(club=club, name=name, key=member_key(name))
+        elif not member.active:
+            member.active = True
+            member.save(update_fields=["active"])
+        members.append(member)
+    return members
+
+
+def members_add(*, club: Club, names: object) -> list[Member]:
+    """Add the new names to the club (a retired member named again is back); every member after."""
+    cleaned = _names(names)
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)
+        _members(club, cleaned)
+    return list(club.members.all())
+
+
+def member_retire(*, club: Club, name: str) -> None:
+    """Retire a member: kept in the history, no longer offered."""
+    updated = Member.objects.filter(club=club, key=member_key(name), active=True).update(active=False)
+    if not updated:
+        raise NotFound(_("{name} is no member of this club").format(name=name[:40]), "name")
+
+
+def night_create(
+    *,
+    club: Club,
+    ruleset: object,
+    sittings: object,
+    variants: object = (),
+    table_size: object = 4,
+    scoring: object = "percentage",
+    date: dt.date | None = None,
+) -> Night:
+    """A night of ``sittings`` full games, tables of ``table_size`` where the ruleset allows it."""
+    try:
+        rules = find_rules(str(ruleset), [str(v) for v in variants] if isinstance(variants, list | tuple) else [])
+    except UnknownVariant as exc:
+        raise InvalidInput(str(exc), "variants") from None
+    except RefereeError as exc:
+        raise InvalidInput(str(exc), "ruleset") from None
+    if not isinstance(variants, list | tuple):
+        raise InvalidInput(_("variants: a list of variant names"), "variants")
+    if not isinstance(sittings, int) or isinstance(sittings, bool) or not 1 <= sittings <= MAX_SITTINGS:
+        raise InvalidInput(_("sittings: a whole number from 1 to {n}").format(n=MAX_SITTINGS), "sittings")
+    low, high = rules.min_players, rules.max_players
+    if not isinstance(table_size, int) or isinstance(table_size, bool) or not low <= table_size <= high:
+        raise InvalidInput(
+            _("table_size: {name} is played by {low} to {high} players").format(
+                name=rules.display_name, low=low, high=high
+            ),
+            "table_size",
+        )
+    if scoring not in SCORINGS:
+        raise InvalidInput(_("scoring: one of {names}").format(names=", ".join(SCORINGS)), "scoring")
+    return Night.objects.create(
+        club=club,
+        date=date or dt.date.today(),
+        ruleset=rules.slug,
+        variants=list(rules.variants),
+        sittings=sittings,
+        table_size=table_size,
+        scoring=str(scoring),
+    )
+
+
+def _locked_night(night: Night) -> Night:
+    locked = Night.objects.select_for_update().get(pk=night.pk)
+    if locked.status == Night.Status.FINISHED:
+        raise Conflict(_("this night is finished"), "night")
+    return locked
+
+
+def _moved(night: Night) -> None:
+    night.version += 1
+    night.save(update_fields=["version"])
+
+
+def night_present(*, night: Night, names: object) -> list[Member]:
+    """Who is here now (latecomers in, leavers out, before the next draw); a name that is no
+    member becomes one."""
+    cleaned = _names(names)
+    with transaction.atomic():
+        night = _locked_night(night)
+        members = _members(night.club, cleaned)
+        night.present.set(members)
+        _moved(night)
+    return members
+
+
+def _unfinished(sitting: Sitting) -> list[ClubTable]:
+    """The tables of ``sitting`` whose game is not over and that were not ended."""
+    tables = list(sitting.tables.select_related("game").annotate(played=Count("game__rounds")))
+    return [t for t in tables if not t.ended and t.played < t.game.rules.last_round]
+
+
+def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, seed: int | None = None) -> Sitting:
+    """The next sitting: the present members at tables, each table a new game with its first
+    dealer drawn at random. Refused (409) while a table of the sitting before is unfinished,
+    unless ``force`` (those tables are then ended as they stand)."""
+    with transaction.atomic():
+        night = _locked_night(night)
+        rules = find_rules(night.ruleset, night.variants)
+        drawn = list(night.sittings_drawn.order_by("number"))
+        if len(drawn) >= night.sittings:
+            raise Conflict(_("every sitting of this night is drawn ({n})").format(n=night.sittings), "sittings")
+        if drawn:
+            open_tables = _unfinished(drawn[-1])
+            if open_tables and not force:
+                numbers = ", ".join(str(t.number) for t in open_tables)
+                raise Conflict(
+                    _("sitting {n} is still being played at table {tables}").format(n=drawn[-1].number, tables=numbers),
+                    "force",
+                )
+            ClubTable.objects.filter(pk__in=[t.pk for t in open_tables]).update(ended=True)
+        present = {m.pk: m for m in night.present.all()}
+        try:
+            sizes = table_sizes(len(present), rules.min_players, rules.max_players, night.table_size)
+        except CannotSeat as exc:
+            raise InvalidInput(str(exc), "present") from None
+        met: Counter[tuple[str, str]] = Counter()
+        sat_out: Counter[str] = Counter()
+        for sitting in drawn:
+            sat_out.update(str(m.pk) for m in sitting.sitting_out.all())
+            for table in sitting.tables.all():
+                met.update(pair(str(a), str(b)) for a, b in itertools.combinations(table.members, 2))
+        seed = secrets.randbits(62) if seed is None else seed
+        result = draw([str(pk) for pk in present], sizes, met, sat_out, random.Random(seed))
+        sitting = Sitting.objects.create(
+            night=night, number=len(drawn) + 1, repeated_pairs=result.repeated_pairs, seed=seed
+        )
+        sitting.sitting_out.set([present[int(pk)] for pk in result.sitting_out])
+        for number, seats in enumerate(result.tables, start=1):
+            members = [present[int(pk)] for pk in seats]
+            token = table_token(organiser_token, (night.pk, sitting.number, number))
+            game, _token = game_create(
+                ruleset=night.ruleset,
+                variants=night.variants,
+                players=[m.name for m in members],
+                first_dealer=None,
+                token=token,
+            )
+            ClubTable.objects.create(sitting=sitting, number=number, game=game, members=[m.pk for m in members])
+        _moved(night)
+    return sitting
+
+
+def table_end(*, night: Night, sitting: int, table: int) -> ClubTable:
+    """End an unfinished table: its standings count as they stand, marked as ended."""
+    with transaction.atomic():
+        night = _locked_night(night)
+        found = ClubTable.objects.filter(sitting__night=night, sitting__number=sitting, number=table).first()
+        if found is None:
+            raise NotFound(_("there is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
+        found.ended = True
+        found.save(update_fields=["ended"])
+        _moved(night)
+    return found
+
+
+def night_finish(*, night: Night) -> Night:
+    """The night is over: nothing more is drawn or checked in; unfinished tables end as they stand."""
+    with transaction.atomic():
+        night = _locked_night(night)
+        last = night.sittings_drawn.order_by("-number").first()
+        if last is not None:
+            ClubTable.objects.filter(pk__in=[t.pk for t in _unfinished(last)]).update(ended=True)
+        night.status = Night.Status.FINISHED
+        _moved(night)
+        night.save(update_fields=["status"])
+    return night

@@ -1,0 +1,35 @@
+"""A club's page: anyone with the club link sees its nights, tables and standings; the organiser
+link keeps the organiser's token on the phone (a cookie for the club's pages only), and only
+that phone sees each table's edit link."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_organiser_link_shows_the_tables_edit_links_and_the_club_link_does_not(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    token, base = made["organiser_token"], f"/api/clubs/{made['id']}"
+    headers = {"X-Club-Token": token}
+    night = client.post(f"{base}/nights/", {"sittings": 1}, content_type="application/json", headers=headers).json()
+    names = {"names": ["Ana", "Ben", "Cy", "Dee"]}
+    client.put(f"{base}/nights/{night['id']}/present/", names, content_type="application/json", headers=headers)
+    drawn = client.post(f"{base}/nights/{night['id']}/sittings/", {}, content_type="application/json", headers=headers)
+    edit_url = drawn.json()["tables"][0]["game"]["edit_url"]
+
+    page = client.get(f"/c/{made['id']}/").content.decode()
+    assert "De Joker" in page and "Table 1" in page and edit_url.split("/", 3)[3] not in page
+    joined = client.get(made["organiser_url"].split("testserver")[1])
+    assert joined.status_code == 302 and joined["Location"] == f"/c/{made['id']}/"
+    assert joined.cookies[f"club-{made['id']}"]["path"] == f"/c/{made['id']}/"
+    assert joined["Referrer-Policy"] == "no-referrer"
+    page = client.get(f"/c/{made['id']}/")
+    assert edit_url.split("/", 3)[3] in page.content.decode() and "no-store" in page["Cache-Control"]
+
+
+def test_a_wrong_organiser_link_is_refused_and_no_club_is_404(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    refused = client.get(f"/c/{made['id']}/join/{'x' * 43}/")
+    assert refused.status_code == 403 and "organiser" in refused.content.decode()
+    assert f"club-{made['id']}" not in refused.cookies
+    assert client.get("/c/nosuchclub00/").status_code == 404
