@@ -22,6 +22,11 @@ def edit_path(game_id: str, token: str) -> str:
     return reverse("join", args=[game_id, token])
 
 
+def night_events_path(club_id: str, night_id: int) -> str:
+    """A club night's change stream: served beside Django under ASGI (``live.stream.NIGHT_PATH``)."""
+    return f"/c/{club_id}/nights/{night_id}/events/"
+
+
 @lru_cache(maxsize=512)
 def qr_svg(url: str) -> SafeString:
     """An inline SVG QR code of a public link (the view link), dark on white whatever the page's

@@ -48,12 +48,11 @@ def record(port, game_id, token, number):
 class Stream:
     """An EventSource's side of the wire: raw HTTP/1.1, blocks read as they arrive."""
 
-    def __init__(self, port, game_id, headers=None, query="", source="127.0.0.1"):
+    def __init__(self, port, game_id, headers=None, query="", source="127.0.0.1", path=None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
         extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-        request = (
-            f"GET /g/{game_id}/events/{query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{extra}\r\n"
-        )
+        path = path or f"/g/{game_id}/events/"
+        request = f"GET {path}{query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{extra}\r\n"
         self.sock.sendall(request.encode())
         self.buffer = b""
         head = self._until(b"\r\n\r\n")
@@ -230,3 +229,37 @@ def test_one_game_and_one_process_may_hold_only_so_many_streams(tmp_path, databa
                 with stream(port, quiet) as g:
                     assert g.status == 503 and "retry-after: 30" in g.head
                 assert urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{quiet}/", timeout=5).status == 200
+
+
+def test_a_club_nights_stream_hears_its_draws_and_every_round_at_its_tables(tmp_path, database):
+    """The room screen follows the night: a draw, and a round recorded at one of its tables."""
+    with serving(tmp_path, database, workers=1) as (port, _log):
+        club = api(port, "POST", "/api/clubs/", {"name": "De Joker"})
+        headers = {"Content-Type": "application/json", "X-Club-Token": club["organiser_token"]}
+
+        def organiser(method, path, body):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/clubs/{club['id']}{path}",
+                json.dumps(body).encode(),
+                headers,
+                method=method,
+            )
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())
+
+        night = organiser("POST", "/nights/", {"sittings": 2})
+        organiser("PUT", f"/nights/{night['id']}/present/", {"names": ["Ana", "Ben", "Cy", "Dee"]})
+        path = f"/c/{club['id']}/nights/{night['id']}/events/"
+        with stream(port, None, path=path) as seen:
+            assert seen.status == 200
+            first = seen.block()
+            version = int(re.search(r"id: (\d+)", first).group(1))
+            table = organiser("POST", f"/nights/{night['id']}/sittings/", {})["tables"][0]
+            assert f"id: {version + 1}" in seen.events()  # the draw
+            token = re.search(r"/join/([^/]+)/$", table["game"]["edit_url"]).group(1)
+            winner, *others = table["players"]
+            body = {"number": 1, "winner": winner, "points": dict.fromkeys(others, 5)}
+            api(port, "POST", f"/api/games/{table['game']['id']}/rounds/", body, token)
+            assert "event: change" in seen.events()  # a round at one of its tables
+        with stream(port, None, path=f"/c/{club['id']}/nights/999/events/") as missing:
+            assert missing.status == 404

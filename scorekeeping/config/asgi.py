@@ -33,9 +33,9 @@ async def application(
     if scope["type"] != "http":
         await django_application(scope, receive, send)
         return
-    found = live.PATH.match(scope["path"])
-    if found:  # a game's change stream: server-sent events, served beside Django (scorekeeping.live)
-        await live.stream(scope, receive, send, found["game"])
+    channel = live.channel_of(scope["path"])
+    if channel:  # a game's or a club night's change stream: server-sent events, beside Django (scorekeeping.live)
+        await live.stream(scope, receive, send, channel)
         return
 
     body_done = False

@@ -17,7 +17,7 @@ from django.db import close_old_connections, connections
 
 from scorekeeping.capacity import capacity
 from scorekeeping.live.publish import CHANNEL
-from scorekeeping.models import Game
+from scorekeeping.models import Game, Night
 
 log = logging.getLogger(__name__)
 
@@ -254,9 +254,17 @@ def _on_shutdown(closing: asyncio.Event) -> None:
             signal.signal(sig, handler)
 
 
-def _versions(ids: list[str]) -> dict[str, int]:
+def _versions(keys: list[str]) -> dict[str, int]:
+    """The live versions of the games and club nights (``publish.night_key``) named."""
     close_old_connections()  # what Django does around a request: drop a connection that went bad
-    return dict(Game.objects.filter(pk__in=ids).values_list("pk", "live_version"))
+    found = dict(Game.objects.filter(pk__in=[k for k in keys if ":" not in k]).values_list("pk", "live_version"))
+    for key in keys:
+        if key.startswith("night:"):
+            _night, club, night = key.split(":", 2)
+            version = Night.objects.filter(club_id=club, pk=int(night)).values_list("version", flat=True).first()
+            if version is not None:
+                found[key] = version
+    return found
 
 
 versions = sync_to_async(_versions, thread_sensitive=False)

@@ -16,3 +16,15 @@ def announce(game: Game) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk} {game.live_version}"])
+
+
+def night_key(club_id: str, night_id: int) -> str:
+    """A club night's channel among the games' (a game's id never holds a colon)."""
+    return f"night:{club_id}:{night_id}"
+
+
+def announce_night(club_id: str, night_id: int, version: int) -> None:
+    """As ``announce``, for a club night (the room screen and the night's pages follow it)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{night_key(club_id, night_id)} {version}"])

@@ -11,11 +11,13 @@ from urllib.parse import parse_qs
 
 from scorekeeping.converters import GameIdConverter
 from scorekeeping.live.hub import Channel, Hub, Refused, hub
+from scorekeeping.live.publish import night_key
 
 RETRY_MS = 2000
 
 
 PATH = re.compile(rf"^/g/(?P<game>{GameIdConverter.regex})/events/$")
+NIGHT_PATH = re.compile(rf"^/c/(?P<club>{GameIdConverter.regex})/nights/(?P<night>[0-9]{{1,9}})/events/$")
 
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -44,8 +46,18 @@ async def _answer(send: Send, status: int, text: str, *extra: tuple[bytes, bytes
     await send({"type": "http.response.body", "body": body})
 
 
+def channel_of(path: str) -> str | None:
+    """The channel a stream's address follows: a game's id, or a club night's key."""
+    found = PATH.match(path)
+    if found:
+        return found["game"]
+    found = NIGHT_PATH.match(path)
+    return night_key(found["club"], int(found["night"])) if found else None
+
+
 async def stream(scope: Mapping[str, Any], receive: Receive, send: Send, game_id: str) -> None:
-    """The ASGI endpoint of ``/g/<id>/events/``."""
+    """The ASGI endpoint of ``/g/<id>/events/`` (a game) and ``/c/<club>/nights/<n>/events/`` (a
+    club night: its version moves with every change of the night and of its tables' games)."""
     if scope["method"] not in ("GET", "HEAD"):
         await _answer(send, 405, "Method Not Allowed: this address takes GET.\n", (b"allow", b"GET, HEAD"))
         return

@@ -29,6 +29,7 @@ from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
 from scorekeeping.services.games import clean_name, game_create, holds_control_characters
 from scorekeeping.services.tokens import new_token, token_hash
+from scorekeeping.services.versioning import night_touch
 
 MAX_MEMBERS = 500  # a club's members at most; names added at once at most as many
 MAX_SITTINGS = 12
@@ -162,11 +163,6 @@ def _locked_night(night: Night) -> Night:
     return locked
 
 
-def _moved(night: Night) -> None:
-    night.version += 1
-    night.save(update_fields=["version"])
-
-
 def night_present(*, night: Night, names: object) -> list[Member]:
     """Who is here now (latecomers in, leavers out, before the next draw); a name that is no
     member becomes one."""
@@ -175,7 +171,7 @@ def night_present(*, night: Night, names: object) -> list[Member]:
         night = _locked_night(night)
         members = _members(night.club, cleaned)
         night.present.set(members)
-        _moved(night)
+        night_touch(night)
     return members
 
 
@@ -232,7 +228,7 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
                 token=token,
             )
             ClubTable.objects.create(sitting=sitting, number=number, game=game, members=[m.pk for m in members])
-        _moved(night)
+        night_touch(night)
     return sitting
 
 
@@ -245,7 +241,7 @@ def table_end(*, night: Night, sitting: int, table: int) -> ClubTable:
             raise NotFound(_("there is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
         found.ended = True
         found.save(update_fields=["ended"])
-        _moved(night)
+        night_touch(night)
     return found
 
 
@@ -257,6 +253,6 @@ def night_finish(*, night: Night) -> Night:
         if last is not None:
             ClubTable.objects.filter(pk__in=[t.pk for t in _unfinished(last)]).update(ended=True)
         night.status = Night.Status.FINISHED
-        _moved(night)
+        night_touch(night)
         night.save(update_fields=["status"])
     return night

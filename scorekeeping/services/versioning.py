@@ -4,14 +4,16 @@ Both announce the change to the open streams at commit."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scorekeeping.changes import change_clause
 from scorekeeping.errors import Conflict
-from scorekeeping.live.publish import announce
-from scorekeeping.models import Change, Game
+from scorekeeping.live.publish import announce, announce_night
+from scorekeeping.models import Change, Game, Night
 
 
 def locked(game: Game, version: int | None) -> Game:
@@ -37,6 +39,7 @@ def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change
     game.live_version += 1
     game.save(update_fields=["version", "live_version", "updated_at"])
     announce(game)  # the open streams of this game, on every server process, at commit
+    transaction.on_commit(partial(_its_night_moves, game.pk))
     return Change.objects.create(game=game, action=action, round_number=number, version=game.version, **snapshots)
 
 
@@ -47,3 +50,22 @@ def touch(game: Game) -> None:
     game.live_version += 1
     game.save(update_fields=["live_version", "updated_at"])
     announce(game)
+    transaction.on_commit(partial(_its_night_moves, game.pk))
+
+
+def night_touch(night: Night) -> None:
+    """A change a club night's screens should see (a check-in, a draw, a table's step): its
+    version moves on, and its streams hear of it at commit. Call it with the night locked."""
+    night.version += 1
+    night.save(update_fields=["version"])
+    announce_night(night.club_id, night.pk, night.version)
+
+
+def _its_night_moves(game_id: str) -> None:
+    """A club table's game changed: its night moves on too (the room screen follows the night).
+    Run after the game's write commits, in a transaction of its own, so that no write holds the
+    game's lock while it waits for the night's (locks are always taken night first)."""
+    with transaction.atomic():
+        night = Night.objects.select_for_update(of=("self",)).filter(sittings_drawn__tables__game_id=game_id).first()
+        if night is not None:
+            night_touch(night)

@@ -31,4 +31,5 @@ urlpatterns = [
     path("g/<game:game_id>/join/<str:token>/", games.join, name="join"),
     path("c/<club:club_id>/", clubs.club, name="club"),
     path("c/<club:club_id>/join/<str:token>/", clubs.club_join, name="club-join"),
+    path("c/<club:club_id>/nights/<int:night_id>/room/", clubs.room, name="club-room"),
 ]

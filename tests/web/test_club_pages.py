@@ -33,3 +33,25 @@ def test_a_wrong_organiser_link_is_refused_and_no_club_is_404(client):
     assert refused.status_code == 403 and "organiser" in refused.content.decode()
     assert f"club-{made['id']}" not in refused.cookies
     assert client.get("/c/nosuchclub00/").status_code == 404
+
+
+def test_the_room_screen_shows_the_tables_of_the_sitting_with_their_codes(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    headers = {"X-Club-Token": made["organiser_token"]}
+    base = f"/api/clubs/{made['id']}"
+    night = client.post(f"{base}/nights/", {"sittings": 2}, content_type="application/json", headers=headers).json()
+    names = {"names": ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]}
+    client.put(f"{base}/nights/{night['id']}/present/", names, content_type="application/json", headers=headers)
+    room = f"/c/{made['id']}/nights/{night['id']}/room/"
+    assert "No table drawn yet." in client.get(room).content.decode()
+    drawn = client.post(f"{base}/nights/{night['id']}/sittings/", {}, content_type="application/json", headers=headers)
+    tables = drawn.json()["tables"]
+    page = client.get(room)
+    html = page.content.decode()
+    assert "no-store" in page["Cache-Control"]
+    assert html.count("<svg") >= len(tables) and "Table 2" in html and "round 0 of 7 played" in html
+    assert 'hx-trigger="every 5s"' in html  # the test server holds no streams: the screen asks
+    assert tables[0]["game"]["edit_url"].split("/join/")[1] not in html  # anyone's screen: view links
+    fragment = client.get(room, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in fragment and "Table 1" in fragment
+    assert client.get(f"/c/{made['id']}/nights/999/room/").status_code == 404

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from referee.engine.solver import MAX_STEPS
 from scorekeeping.bench.against import against
+from scorekeeping.bench.clubs import club_bench
 from scorekeeping.bench.crowds import crowds
 from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
@@ -31,6 +32,8 @@ class Command(BaseCommand):
         )
         parser.add_argument("--before", metavar="REV", help="with --crowds: measure commit REV's tree first")
         parser.add_argument("--crowd-seconds", type=float, default=20.0, help="each --crowds scenario's length")
+        parser.add_argument("--club", action="store_true", help="only a club night: its standings and room screen")
+        parser.add_argument("--tables", type=int, default=40, help="tables of four at the club night (--club)")
 
     def handle(
         self, *args: Any, seconds: float, repeat: int, requests: int, seed: int, no_http: bool, **opts: Any
@@ -44,6 +47,11 @@ class Command(BaseCommand):
             crowded = crowds(self.stdout.write, before=opts.get("before"), seconds=opts["crowd_seconds"])
             if crowded:
                 raise CommandError("missed targets: " + "; ".join(crowded))
+            return
+        if opts.get("club"):
+            missed_club = club_bench(self.stdout.write, tables=opts["tables"])
+            if missed_club:
+                raise CommandError("missed targets: " + "; ".join(missed_club))
             return
         if opts.get("live"):
             live_bench(self.stdout.write, streams=opts["streams"], phones=opts["phones"])
