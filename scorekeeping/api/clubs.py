@@ -44,7 +44,14 @@ from scorekeeping.services.clubs import (
 ORGANISER = OpenApiParameter(
     "X-Club-Token", str, OpenApiParameter.HEADER, required=True, description="The club organiser's token."
 )
-NAMES = serializers.ListField(child=TextField(max_length=200, trim_whitespace=False), max_length=MAX_MEMBERS)
+
+
+class NamesInput(InputSerializer):
+    """Names: members to add, or who is here tonight."""
+
+    names = serializers.ListField(child=TextField(max_length=200, trim_whitespace=False), max_length=MAX_MEMBERS)
+
+
 OBJECT = inline_serializer("ClubAnswer", {"id": serializers.CharField()})
 
 
@@ -153,11 +160,7 @@ class ClubView(APIView):
 class MembersView(APIView):
     """Add members (a list of names; the new ones are added)."""
 
-    class InputSerializer(InputSerializer):
-        class Meta:
-            ref_name = "MembersInput"
-
-        names = NAMES
+    InputSerializer = NamesInput
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str) -> Response:
@@ -223,11 +226,7 @@ class NightView(APIView):
 class PresentView(APIView):
     """Who is here (names that are no member become members)."""
 
-    class InputSerializer(InputSerializer):
-        class Meta:
-            ref_name = "PresentInput"
-
-        names = NAMES
+    InputSerializer = NamesInput
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str, night_id: int) -> Response:
