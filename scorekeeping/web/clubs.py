@@ -4,22 +4,40 @@ club's pages) so that the club page shows the organiser each table's edit link."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.conf import settings
+from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST, require_safe
 
+from referee.engine import RULESETS
+from referee.engine.clubs import SCORINGS
+from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.access import check_organiser
-from scorekeeping.errors import EditForbidden, NotFound, TooManyRequests
+from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
-from scorekeeping.models import Club
+from scorekeeping.models import Club, Night
 from scorekeeping.selectors import game_filled, game_standings
 from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
-from scorekeeping.services.clubs import club_token_valid, table_token
+from scorekeeping.services.clubs import (
+    MAX_MEMBERS,
+    club_token_valid,
+    night_create,
+    night_finish,
+    night_present,
+    sitting_draw,
+    table_token,
+)
 from scorekeeping.web.table import streamed
 
 
@@ -45,7 +63,14 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
                 tables.append({"state": state, "link": link, "edit": edit})
             sittings.append({"number": number, "tables": tables})
         nights.append({"night": night, "sittings": sittings, "standings": night_results(night)})
-    context = {"club": found, "members": found.members.all(), "nights": nights, "organiser": organiser}
+    context = {
+        "club": found,
+        "members": found.members.all(),
+        "nights": nights,
+        "organiser": organiser,
+        "rulesets": RULESETS.values(),
+        "scorings": SCORINGS,
+    }
     response = render(request, "clubs/club.html", context)
     if organiser:
         patch_cache_control(response, no_store=True)
@@ -96,6 +121,76 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     response = render(request, name, context)
     patch_cache_control(response, no_store=True)
     return response
+
+
+def _organiser_only(view: Callable[..., str]) -> Callable[..., HttpResponse]:
+    """A form of the organiser's: the club (404), the organiser's token from this phone's cookie
+    (403 without it), then back to the club page with what happened said once."""
+
+    @wraps(view)
+    def guarded(request: HtmxHttpRequest, club_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        found = get_object_or_404(Club, pk=club_id)
+        token = request.COOKIES.get(_cookie(found.pk))
+        try:
+            check_organiser(request, found, token)
+        except (EditForbidden, TooManyRequests) as exc:
+            context = {"club": found, "message": exc.message}
+            return render(request, "clubs/forbidden.html", context, status=exc.status)
+        try:
+            said = view(request, found, token or "", *args, **kwargs)
+        except ScorekeepingError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, said)
+        return HttpResponseRedirect(reverse("club", args=[found.pk]))
+
+    return require_POST(guarded)
+
+
+def _night_of(club: Club, night_id: int) -> Night:
+    try:
+        return night_get(club=club, night_id=night_id)
+    except NotFound:
+        raise Http404 from None
+
+
+@_organiser_only
+def night_new(request: HtmxHttpRequest, club: Club, token: str) -> str:
+    night = night_create(
+        club=club,
+        ruleset=request.POST.get("ruleset", ""),
+        sittings=form_int(request.POST.get("sittings"), 0),
+        table_size=form_int(request.POST.get("table_size"), 0),
+        scoring=request.POST.get("scoring", ""),
+    )
+    return _("A club night of {n} sittings is open: check in who is here.").format(n=night.sittings)
+
+
+@_organiser_only
+def present(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
+    """Who is here: the members ticked, and the names typed (one a line), new members if need be."""
+    night = _night_of(club, night_id)
+    ticked = set(request.POST.getlist("member"))
+    names = [m.name for m in club.members.filter(active=True) if str(m.pk) in ticked]
+    names += [line for line in request.POST.get("more", "").splitlines() if line.strip()][:MAX_MEMBERS]
+    if not names:
+        raise InvalidInput(_("Tick who is here, or type their names."), "names")
+    here = night_present(night=night, names=names)
+    return ngettext("{n} player is here.", "{n} players are here.", len(here)).format(n=len(here))
+
+
+@_organiser_only
+def draw(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
+    sitting = sitting_draw(
+        night=_night_of(club, night_id), organiser_token=token, force=request.POST.get("force") == "1"
+    )
+    return _("Sitting {n} is drawn: the tables are below, and on the room screen.").format(n=sitting.number)
+
+
+@_organiser_only
+def finish(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
+    night_finish(night=_night_of(club, night_id))
+    return _("The night is finished.")
 
 
 @require_safe

@@ -32,4 +32,8 @@ urlpatterns = [
     path("c/<club:club_id>/", clubs.club, name="club"),
     path("c/<club:club_id>/join/<str:token>/", clubs.club_join, name="club-join"),
     path("c/<club:club_id>/nights/<int:night_id>/room/", clubs.room, name="club-room"),
+    path("c/<club:club_id>/nights/new/", clubs.night_new, name="club-night-new"),
+    path("c/<club:club_id>/nights/<int:night_id>/present/", clubs.present, name="club-present"),
+    path("c/<club:club_id>/nights/<int:night_id>/draw/", clubs.draw, name="club-draw"),
+    path("c/<club:club_id>/nights/<int:night_id>/finish/", clubs.finish, name="club-finish"),
 ]

@@ -4,6 +4,8 @@ that phone sees each table's edit link."""
 
 import pytest
 
+from scorekeeping.models import Sitting
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,3 +57,27 @@ def test_the_room_screen_shows_the_tables_of_the_sitting_with_their_codes(client
     fragment = client.get(room, headers={"HX-Request": "true"}).content.decode()
     assert "<html" not in fragment and "Table 1" in fragment
     assert client.get(f"/c/{made['id']}/nights/999/room/").status_code == 404
+
+
+def test_the_organiser_opens_a_night_checks_in_and_draws_from_the_club_page(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    club = f"/c/{made['id']}/"
+    # Without the organiser link, no form works and nothing changes.
+    refused = client.post(f"{club}nights/new/", {"ruleset": "mexican", "sittings": "2", "table_size": "4"})
+    assert refused.status_code == 403 and not client.get(club).context["nights"]
+    client.get(made["organiser_url"].split("testserver")[1])
+    assert "Open the night" in client.get(club).content.decode()
+    form = {"ruleset": "mexican", "sittings": "2", "table_size": "4", "scoring": "percentage"}
+    assert client.post(f"{club}nights/new/", form).status_code == 302
+    night = client.get(club).context["nights"][0]["night"]
+    checked = client.post(f"{club}nights/{night.pk}/present/", {"more": "Ana\nBen\nCy\n\nDee\nEve"}, follow=True)
+    assert "5 players are here." in checked.content.decode()
+    member_ids = [str(m.pk) for m in night.club.members.all() if m.name != "Eve"]  # Eve left early
+    client.post(f"{club}nights/{night.pk}/present/", {"member": member_ids})
+    drawn = client.post(f"{club}nights/{night.pk}/draw/", follow=True).content.decode()
+    assert "Sitting 1 is drawn" in drawn and "Table 1" in drawn and "/join/" in drawn  # the edit link
+    again = client.post(f"{club}nights/{night.pk}/draw/", follow=True).content.decode()
+    assert "still being played at table 1" in again  # said, and nothing drawn
+    assert Sitting.objects.filter(night_id=night.pk).count() == 1
+    bad = client.post(f"{club}nights/new/", {**form, "table_size": "9"}, follow=True).content.decode()
+    assert "table_size" in bad and len(client.get(club).context["nights"]) == 1
