@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+
 from .helpers import settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -96,6 +98,14 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         page.locator("#entry [data-entry-mode]").click()
         expect(page.locator("#entry")).to_have_attribute("data-mode", "points")
 
+    club, organiser = club_create(name="De Joker")
+    night = night_create(club=club, ruleset="mexican", sittings=2)
+    night_present(night=night, names=["Ana", "Ben", "Cy", "Dee", "Eve"])
+    sitting_draw(night=night, organiser_token=organiser)
+
+    def club_as_organiser() -> None:
+        page.goto(f"{base}/c/{club.pk}/join/{organiser}/")  # the organiser's forms and every edit link
+
     pages = {
         "home": base + "/",
         "new game": base + "/games/new/",
@@ -108,6 +118,8 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         "players": base + "/players/",
         "import": base + "/games/import/",
         "offline": base + "/offline/",
+        "club, as the organiser": club_as_organiser,
+        "room screen": f"{base}/c/{club.pk}/nights/{night.pk}/room/",
     }
     found: dict[str, list[str]] = {}
     for name, where in pages.items():
