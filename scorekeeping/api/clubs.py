@@ -110,7 +110,7 @@ def night_data(request: Request, night: Night, token: str | None = None) -> dict
             "place": r.place,
             "tiebreak": r.tiebreak,
         }
-        for r in night_results(night)
+        for r in night_results(night, tables)
     ]
     return {
         "id": night.pk,

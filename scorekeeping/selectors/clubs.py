@@ -78,10 +78,12 @@ def _seats(state: TableState) -> list[Seat]:
     return [Seat(m.name, by_seat[i].place, by_seat[i].total) for i, m in enumerate(state.members)]
 
 
-def night_results(night: Night) -> list[Standing]:
-    """The night's standings so far: every finished or ended table of every sitting."""
-    tables = [_seats(s) for states in night_tables(night).values() for s in states if s.finished]
-    return night_standings(tables, night.scoring)
+def night_results(night: Night, tables: dict[int, list[TableState]] | None = None) -> list[Standing]:
+    """The night's standings so far: every finished or ended table of every sitting (``tables``:
+    ``night_tables(night)`` where the caller has it already)."""
+    states = night_tables(night) if tables is None else tables
+    finished = [_seats(s) for sitting in states.values() for s in sitting if s.finished]
+    return night_standings(finished, night.scoring)
 
 
 def season(

@@ -55,14 +55,15 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     for row in found.nights.all()[:20]:
         night = night_get(club=found, night_id=row.pk)
         sittings = []
-        for number, states in night_tables(night).items():
+        by_sitting = night_tables(night)
+        for number, states in by_sitting.items():
             tables = []
             for state in states:
                 link = base + view_path(state.table.game_id)
                 edit = base + edit_path(state.table.game_id, table_token(token or "", state.table)) if organiser else ""
                 tables.append({"state": state, "link": link, "edit": edit})
             sittings.append({"number": number, "tables": tables})
-        nights.append({"night": night, "sittings": sittings, "standings": night_results(night)})
+        nights.append({"night": night, "sittings": sittings, "standings": night_results(night, by_sitting)})
     context = {
         "club": found,
         "members": found.members.all(),
@@ -113,7 +114,7 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
         "night": night,
         "sitting": current,
         "tables": tables,
-        "standings": night_results(night),
+        "standings": night_results(night, states),
         "stream": streamed(request),
         "events": night_events_path(found.pk, night.pk),
     }
