@@ -268,6 +268,11 @@ def seat_of(game: Game, phone: str | None) -> Player | None:
     return seat.player if seat else None
 
 
+def seat_held(game: Game, player: Player) -> bool:
+    """Whether some phone holds ``player``'s seat."""
+    return Seat.objects.filter(game=game, player=player).exists()
+
+
 def seats_taken(game: Game) -> set[int]:
     """Player ids with a phone of their own."""
     return set(Seat.objects.filter(game=game).values_list("player_id", flat=True))

@@ -39,6 +39,7 @@ from scorekeeping.services import (
     DraftStatus,
     draft_ahead,
     draft_status,
+    seat_held,
     seat_of,
     seats_taken,
 )
@@ -148,8 +149,14 @@ def seat_view(request: HtmxHttpRequest, table: Table) -> DraftView | None:
     if taken is None:
         return None
     seat = seat_of(table.game, phone.phone_key(request))
-    displaced = "" if seat is not None else next((p.name for p in table.players if p.pk == taken), "")
-    return DraftView(status=None, seat=seat, displaced=displaced)
+    if seat is not None:
+        return DraftView(status=None, seat=seat)
+    mine = next((p for p in table.players if p.pk == taken), None)
+    if mine is not None and not seat_held(table.game, mine):
+        # This phone's own claim is still being written (the session is saved first, so that the
+        # claim's event finds it): a request read meanwhile shows the seat, and says nothing.
+        return DraftView(status=None, seat=mine)
+    return DraftView(status=None, seat=None, displaced=mine.name if mine else "")
 
 
 def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = False, **extra: Any) -> dict[str, Any]:

@@ -225,3 +225,23 @@ def test_the_cut_bonus_is_kept_with_the_round_in_progress_on_the_table_page(clie
     assert Draft.objects.get().cut_bonus is True
     ben.post(url, {**base, "draft_cut_bonus": "1"})  # unticked here: taken off
     assert Draft.objects.get().cut_bonus is False
+
+
+def test_a_request_read_while_the_phones_own_claim_is_written_keeps_the_seat(game):
+    """The seat's post saves the session, then writes the claim: a live fetch read between the two
+    (another phone's event) finds the seat in the session and no Seat row yet. That is this
+    phone's own claim on its way, not a seat lost to another phone: the page shows the seat and
+    the session keeps it (it used to say "scored on another phone" and forget the seat)."""
+    dee = phone(game)
+    ben = Game.objects.get(pk=game["id"]).players.get(name="Ben")
+    session = dee.session
+    session["seats"] = {game["id"]: ben.pk}  # what the seat's post saved before its claim
+    session.save()
+    html = page(dee, game)
+    assert "is now scored on another phone" not in html
+    assert 'name="active" value="1" checked' in html  # Ben's hand on the keypad
+    assert dee.session["seats"] == {game["id"]: ben.pk}
+    # Once another phone holds the seat, this one is told, once, and forgets it.
+    take_seat(phone(game), game, 1)
+    assert "Ben's hand is now scored on another phone." in unescape(page(dee, game))
+    assert dee.session["seats"] == {}
