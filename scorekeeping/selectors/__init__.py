@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +97,19 @@ def _names(players: list[Player]) -> str:
     return names_and([p.name for p in players])
 
 
+def standing_key(rules: Rules, totals: dict[int, int], wins: dict[int, int]) -> Callable[[Player], tuple[int, int]]:
+    """How players rank in a game: the lower total first, then as the ruleset breaks ties."""
+    by_wins = rules.tie_break is TieBreak.ROUND_WINS
+    return lambda p: (totals[p.pk], -wins[p.pk] if by_wins else 0)
+
+
+def placed(players: list[Player], rules: Rules, totals: dict[int, int], wins: dict[int, int]) -> list[Standing]:
+    """The players in order with their places; tied players share one."""
+    key = standing_key(rules, totals, wins)
+    ordered = sorted(players, key=lambda p: (*key(p), p.seat))
+    return [Standing(p, totals[p.pk], wins[p.pk], 1 + sum(key(q) < key(p) for q in players)) for p in ordered]
+
+
 def game_standings(*, game: Game) -> Standings:
     """Totals, rounds won and places; lowest total first, ties as the ruleset breaks them."""
     rules = with_scores(game).rules
@@ -109,12 +123,9 @@ def game_standings(*, game: Game) -> Standings:
         if rnd.winner_id is not None:
             wins[rnd.winner_id] += 1
     by_wins = rules.tie_break is TieBreak.ROUND_WINS
-
-    def key(p: Player) -> tuple[int, int]:
-        return (totals[p.pk], -wins[p.pk] if by_wins else 0)
-
+    key = standing_key(rules, totals, wins)
     ordered = sorted(players, key=lambda p: (*key(p), p.seat))
-    rows = [Standing(p, totals[p.pk], wins[p.pk], 1 + sum(key(q) < key(p) for q in players)) for p in ordered]
+    rows = placed(players, rules, totals, wins)
     notes: list[str] = []
     for total in sorted({totals[p.pk] for p in players}):
         tied = [p for p in ordered if totals[p.pk] == total]

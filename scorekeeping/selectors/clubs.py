@@ -7,12 +7,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
 
 from referee.engine.clubs import SeasonStanding, Seat, Standing, night_standings, season_standings
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
-from scorekeeping.selectors import game_filled, game_standings
+from scorekeeping.models import Club, ClubTable, Member, Night, Player, Round, Score, Sitting
+from scorekeeping.selectors import Standing as GameStanding
+from scorekeeping.selectors import placed
 
 
 def club_get(*, club_id: str) -> Club:
@@ -26,11 +27,12 @@ def night_get(*, club: Club, night_id: int) -> Night:
     night = (
         Night.objects.filter(club=club, pk=night_id)
         .prefetch_related(
-            "present",
             Prefetch("sittings_drawn", Sitting.objects.order_by("number").prefetch_related("sitting_out")),
             Prefetch(
                 "sittings_drawn__tables",
-                ClubTable.objects.select_related("game").annotate(played=Count("game__rounds")).order_by("number"),
+                ClubTable.objects.select_related("game")
+                .only("id", "sitting_id", "number", "members", "ended", "game__id", "game__ruleset", "game__variants")
+                .order_by("number"),
             ),
         )
         .first()
@@ -47,6 +49,7 @@ class TableState:
     played: int  # rounds recorded
     last_round: int
     finished: bool  # the game is over, or the organiser ended it
+    standings: list[GameStanding]  # the game's places now, best first
 
     @property
     def ended(self) -> bool:
@@ -54,27 +57,40 @@ class TableState:
 
 
 def night_tables(night: Night) -> dict[int, list[TableState]]:
-    """Every table of every sitting, by sitting number, with its members and how far it is."""
-    ids = {pk for s in night.sittings_drawn.all() for t in s.tables.all() for pk in t.members}
-    members = Member.objects.in_bulk(ids)
+    """Every table of every sitting, by sitting number, with its members, how far it is and its
+    places: the totals and rounds won of all the night's games in two aggregate queries."""
+    tables = [t for s in night.sittings_drawn.all() for t in s.tables.all()]
+    members = Member.objects.only("id", "name").in_bulk({pk for t in tables for pk in t.members})
+    games = [t.game for t in tables]
+    prefetch_related_objects(
+        games, Prefetch("players", Player.objects.only("id", "game_id", "seat", "name").order_by("seat"))
+    )
+    totals: dict[str, dict[int, int]] = {g.pk: dict.fromkeys((p.pk for p in g.players.all()), 0) for g in games}
+    wins: dict[str, dict[int, int]] = {g.pk: dict.fromkeys(totals[g.pk], 0) for g in games}
+    played: dict[str, int] = dict.fromkeys(totals, 0)
+    points = Score.objects.filter(round__game__in=games).values_list("round__game_id", "player_id")
+    for game_id, player_id, total in points.annotate(total=Sum("points")):
+        totals[game_id][player_id] = total
+    won = Round.objects.filter(game__in=games).values_list("game_id", "winner_id").annotate(n=Count("id"))
+    for game_id, winner_id, count in won:
+        played[game_id] += count
+        if winner_id is not None:
+            wins[game_id][winner_id] = count
     found: dict[int, list[TableState]] = {}
     for sitting in night.sittings_drawn.all():
         for table in sitting.tables.all():
-            last = table.game.rules.last_round
-            played = getattr(table, "played", None)
-            if played is None:
-                played = table.game.rounds.count()
-            state = TableState(
-                table, [members[pk] for pk in table.members], played, last, played >= last or table.ended
-            )
+            game, last = table.game, table.game.rules.last_round
+            rows = placed(list(game.players.all()), game.rules, totals[game.pk], wins[game.pk])
+            count = played[game.pk]
+            seated = [members[pk] for pk in table.members]
+            state = TableState(table, seated, count, last, count >= last or table.ended, rows)
             found.setdefault(sitting.number, []).append(state)
     return found
 
 
 def _seats(state: TableState) -> list[Seat]:
     """A finished (or ended) table's players with their places and totals, by member name."""
-    standings = game_standings(game=game_filled(state.table.game, scores=True))
-    by_seat = {row.player.seat: row for row in standings.rows}
+    by_seat = {row.player.seat: row for row in state.standings}
     return [Seat(m.name, by_seat[i].place, by_seat[i].total) for i, m in enumerate(state.members)]
 
 

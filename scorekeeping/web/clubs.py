@@ -27,7 +27,6 @@ from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
-from scorekeeping.selectors import game_filled, game_standings
 from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
@@ -63,7 +62,9 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
                 edit = base + edit_path(state.table.game_id, table_token(token or "", state.table)) if organiser else ""
                 tables.append({"state": state, "link": link, "edit": edit})
             sittings.append({"number": number, "tables": tables})
-        nights.append({"night": night, "sittings": sittings, "standings": night_results(night, by_sitting)})
+        present = set(night.present.values_list("pk", flat=True))
+        standings = night_results(night, by_sitting)
+        nights.append({"night": night, "sittings": sittings, "standings": standings, "present": present})
     context = {
         "club": found,
         "members": found.members.all(),
@@ -80,10 +81,8 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
 
 def _leader(state: TableState) -> str:
     """Who leads a table's game now (the lowest total), with the total: "Ana 35"."""
-    if not state.played:
-        return ""
-    rows = game_standings(game=game_filled(state.table.game)).rows
-    return f"{rows[0].player.name} {rows[0].total}" if rows else ""
+    rows = state.standings
+    return f"{rows[0].player.name} {rows[0].total}" if state.played and rows else ""
 
 
 @require_safe
