@@ -62,6 +62,12 @@ def _organiser(request: Request, club_id: str) -> tuple[Club, str]:
     return club, token or ""
 
 
+def _organiser_night(request: Request, club_id: str, night_id: int) -> tuple[Club, Night, str]:
+    """The club (404), the organiser's token (403), then the night (404)."""
+    club, token = _organiser(request, club_id)
+    return club, night_get(club=club, night_id=night_id), token
+
+
 def club_data(club: Club) -> dict[str, Any]:
     return {
         "id": club.pk,
@@ -230,8 +236,7 @@ class PresentView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str, night_id: int) -> Response:
-        club, _token = _organiser(request, club_id)
-        night = night_get(club=club, night_id=night_id)
+        _club, night, _token = _organiser_night(request, club_id, night_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         members = night_present(night=night, names=serializer.validated_data["names"])
@@ -249,8 +254,7 @@ class SittingsView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: OBJECT, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:
-        club, token = _organiser(request, club_id)
-        night = night_get(club=club, night_id=night_id)
+        club, night, token = _organiser_night(request, club_id, night_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sitting = sitting_draw(night=night, organiser_token=token, force=serializer.validated_data["force"])
@@ -264,8 +268,8 @@ class TableEndView(APIView):
 
     @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
-        club, token = _organiser(request, club_id)
-        table_end(night=night_get(club=club, night_id=night_id), sitting=sitting, table=table)
+        club, night, token = _organiser_night(request, club_id, night_id)
+        table_end(night=night, sitting=sitting, table=table)
         return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
 
 
@@ -274,8 +278,8 @@ class NightFinishView(APIView):
 
     @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:
-        club, token = _organiser(request, club_id)
-        night_finish(night=night_get(club=club, night_id=night_id))
+        club, night, token = _organiser_night(request, club_id, night_id)
+        night_finish(night=night)
         return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
 
 
