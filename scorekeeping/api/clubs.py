@@ -19,11 +19,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from referee.api import ERROR
-from referee.engine import DEFAULT_RULESET
 from referee.engine.clubs import SCORINGS
 from referee.serializers import InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
-from scorekeeping.api.writes import WRITE_ERRORS, secret, share_base_of
+from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
 from scorekeeping.links import edit_path, view_path
 from scorekeeping.models import Club, Night
 from scorekeeping.selectors.clubs import club_get, night_get, night_results, night_tables, season
@@ -190,12 +189,12 @@ class MemberView(APIView):
 class NightsView(APIView):
     """Start a club night."""
 
-    class InputSerializer(InputSerializer):
+    class InputSerializer(RulesInput):
+        """A club night: its rules, sittings, the tables' preferred size, the scoring and the date."""
+
         class Meta:
             ref_name = "NightInput"
 
-        ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
-        variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
         sittings = serializers.IntegerField(min_value=1, max_value=MAX_SITTINGS)
         table_size = serializers.IntegerField(min_value=2, max_value=8, default=4)
         scoring = serializers.ChoiceField(choices=SCORINGS, default="percentage")

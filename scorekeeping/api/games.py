@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from referee.api import ERROR
-from referee.engine import DEFAULT_RULESET
 from referee.serializers import InputSerializer
 from scorekeeping.access import check_token, creating, token_if_valid
 from scorekeeping.api.representations import (
@@ -28,6 +27,7 @@ from scorekeeping.api.representations import (
 from scorekeeping.api.writes import (
     TOKEN,
     WRITE_ERRORS,
+    RulesInput,
     created,
     presented_token,
     secret,
@@ -47,14 +47,12 @@ from scorekeeping.services.exchange import game_document, game_import
 class GamesView(APIView):
     """Start a game."""
 
-    class InputSerializer(InputSerializer):
+    class InputSerializer(RulesInput):
         """A new game: the rules, the players in seat order, and how the first dealer is chosen."""
 
         class Meta:
             ref_name = "GameInput"
 
-        ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
-        variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
         players = serializers.ListField(
             child=serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=200),
             max_length=20,

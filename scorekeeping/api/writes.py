@@ -11,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from referee.api import ERROR
+from referee.engine import DEFAULT_RULESET
+from referee.serializers import InputSerializer
 from scorekeeping.access import check_token
 from scorekeeping.api.representations import (
     game_data,
@@ -66,3 +68,10 @@ def game_to_change(request: Request, game_id: str) -> Game:
     game = get_object_or_404(Game, pk=game_id)
     check_token(request, game, presented_token(request))
     return game
+
+
+class RulesInput(InputSerializer):
+    """What a new game or a club night is played by: the ruleset and its variants."""
+
+    ruleset = serializers.CharField(default=DEFAULT_RULESET, max_length=40)
+    variants = serializers.ListField(child=serializers.CharField(max_length=40), default=list, max_length=10)
