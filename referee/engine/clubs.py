@@ -175,6 +175,7 @@ class Standing:
     sittings: int
     tiebreak: float  # the average of (table's average total - own total)
     place: int
+    exact: float = 0.0  # the percentage unrounded, for a season's average (no rounding twice)
 
 
 def table_scores(table: Sequence[Seat]) -> dict[str, tuple[float, float, float]]:
@@ -205,7 +206,7 @@ def night_standings(tables: Sequence[Sequence[Seat]], scoring: str = "percentage
     rows = []
     for player, figures in percents.items():
         average, tiebreak = sum(figures) / len(figures), sum(breaks[player]) / len(figures)
-        rows.append(Standing(player, round(average, 2), points[player], len(figures), round(tiebreak, 2), 0))
+        rows.append(Standing(player, round(average, 2), points[player], len(figures), round(tiebreak, 2), 0, average))
 
     def figure(row: Standing) -> float:
         return row.percent if scoring == "percentage" else row.points

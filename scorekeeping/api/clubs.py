@@ -30,6 +30,7 @@ from scorekeeping.services.clubs import (
     MAX_MEMBERS,
     MAX_SITTINGS,
     club_create,
+    member_rename,
     member_retire,
     members_add,
     night_create,
@@ -177,7 +178,23 @@ class MembersView(APIView):
 
 
 class MemberView(APIView):
-    """Retire a member (kept in the history)."""
+    """Rename a member (their history goes with them), or retire one (kept in the history)."""
+
+    class InputSerializer(InputSerializer):
+        """A member's new name."""
+
+        class Meta:
+            ref_name = "MemberRenameInput"
+
+        name = TextField(max_length=200, trim_whitespace=False)
+
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    def patch(self, request: Request, club_id: str, name: str) -> Response:
+        club, _token = _organiser(request, club_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        member = member_rename(club=club, name=name, new_name=serializer.validated_data["name"])
+        return Response({"name": member.name, "active": member.active})
 
     @extend_schema(parameters=[ORGANISER], responses={204: None, **WRITE_ERRORS})
     def delete(self, request: Request, club_id: str, name: str) -> Response:

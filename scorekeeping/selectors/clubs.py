@@ -116,5 +116,5 @@ def season(
     for night in nights.order_by("date", "pk"):
         rows = night_results(night_get(club=club, night_id=night.pk))
         if rows:
-            figures.append({row.player: row.percent for row in rows})
+            figures.append({row.player: row.exact for row in rows})
     return season_standings(figures, best=best, minimum=minimum)

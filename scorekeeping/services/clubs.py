@@ -114,6 +114,22 @@ def member_retire(*, club: Club, name: str) -> None:
         raise NotFound(_("{name} is no member of this club").format(name=name[:40]), "name")
 
 
+def member_rename(*, club: Club, name: str, new_name: object) -> Member:
+    """A member's new name: their history goes with them (tables keep members, not names);
+    refused if another member has that name already."""
+    cleaned = _name(new_name, "name")
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)
+        member = Member.objects.filter(club=club, key=member_key(name)).first()
+        if member is None:
+            raise NotFound(_("{name} is no member of this club").format(name=name[:40]), "name")
+        if Member.objects.filter(club=club, key=member_key(cleaned)).exclude(pk=member.pk).exists():
+            raise InvalidInput(_("{name} is a member already").format(name=cleaned), "name")
+        member.name, member.key = cleaned, member_key(cleaned)
+        member.save(update_fields=["name", "key"])
+    return member
+
+
 def night_create(
     *,
     club: Club,

@@ -27,16 +27,20 @@ from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
-from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
+from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables, season
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
     club_token_valid,
+    member_rename,
+    member_retire,
+    members_add,
     night_create,
     night_finish,
     night_present,
     sitting_draw,
     table_token,
 )
+from scorekeeping.web.forms import SeasonForm
 from scorekeeping.web.table import streamed
 
 
@@ -77,6 +81,25 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     if organiser:
         patch_cache_control(response, no_store=True)
     return response
+
+
+@require_safe
+def club_season(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
+    """The club's standings over a date range (every night by default), each player's best N
+    nights counted, and who has played enough nights for the title."""
+    found = get_object_or_404(Club, pk=club_id)
+    form = SeasonForm(request.GET or None)
+    rows = []
+    if not request.GET or form.is_valid():
+        data = form.cleaned_data if request.GET else {}
+        rows = season(
+            club=found,
+            start=data.get("start"),
+            end=data.get("end"),
+            best=data.get("best"),
+            minimum=data.get("minimum") or 1,
+        )
+    return render(request, "clubs/season.html", {"club": found, "form": form, "standings": rows})
 
 
 def _leader(state: TableState) -> str:
@@ -177,6 +200,23 @@ def present(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> 
         raise InvalidInput(_("Tick who is here, or type their names."), "names")
     here = night_present(night=night, names=names)
     return ngettext("{n} player is here.", "{n} players are here.", len(here)).format(n=len(here))
+
+
+@_organiser_only
+def members(request: HtmxHttpRequest, club: Club, token: str) -> str:
+    """New members, one name a line (a pasted list), or one member renamed or retired."""
+    member = club.members.filter(pk=form_int(request.POST.get("member"), None)).first()
+    if member is not None and request.POST.get("action") == "retire":
+        member_retire(club=club, name=member.name)
+        return _("{name} is retired: kept in the history, no longer offered.").format(name=member.name)
+    if member is not None:
+        renamed = member_rename(club=club, name=member.name, new_name=request.POST.get("name", ""))
+        return _("{old} is now {new}.").format(old=member.name, new=renamed.name)
+    names = [line for line in request.POST.get("names", "").splitlines() if line.strip()]
+    if not names:
+        raise InvalidInput(_("Type the new members' names, one a line."), "names")
+    added = members_add(club=club, names=names[:MAX_MEMBERS])
+    return ngettext("The club has {n} member.", "The club has {n} members.", len(added)).format(n=len(added))
 
 
 @_organiser_only

@@ -47,3 +47,13 @@ class RoundEntryForm(forms.Form):
             elif isinstance(value, str) and name.startswith(("points-", "buys-")):
                 data[name] = value[:40]
         return data
+
+
+class SeasonForm(forms.Form):
+    """A season's range and counting: from and to (dates), each player's best N nights, and the
+    nights needed for the title."""
+
+    start = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    best = forms.IntegerField(required=False, min_value=1, max_value=366)
+    minimum = forms.IntegerField(required=False, min_value=1, max_value=366)

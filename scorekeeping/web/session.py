@@ -65,12 +65,7 @@ def grant(request: HttpRequest, response: HttpResponse, game_id: str, token: str
     """This phone may now change the game: a new session key (a session id planted before
     cannot share the right), the token's hash in the session, the token in a cookie for the
     game's pages only, and no cache may keep the answer."""
-    _new_session(request)
-    request.session.cycle_key()
-    games = _games(request)
-    games.pop(game_id, None)
-    games[game_id] = token_hash(token)
-    request.session[_KEY] = dict(list(games.items())[-_MAX:])
+    _grant_hash(request, game_id, token_hash(token))
     response.set_cookie(
         _cookie(game_id),
         token,
@@ -81,6 +76,59 @@ def grant(request: HttpRequest, response: HttpResponse, game_id: str, token: str
         samesite="Lax",
     )
     response["Cache-Control"] = "no-store"
+
+
+def _grant_hash(request: HttpRequest, game_id: str, held: str) -> None:
+    _new_session(request)
+    request.session.cycle_key()
+    games = _games(request)
+    games.pop(game_id, None)
+    games[game_id] = held
+    request.session[_KEY] = dict(list(games.items())[-_MAX:])
+
+
+def grant_table(request: HttpRequest, game: Game, night_path: str) -> None:
+    """A club member's phone at the table they were drawn to: it may change that game (its
+    session holds the game's token hash, as after the edit link; the token itself it never
+    sees), and the table links back to the night (``club_night``)."""
+    _grant_hash(request, game.pk, game.edit_token_hash)
+    nights = request.session.get(_NIGHTS, {})
+    nights = dict(nights) if isinstance(nights, dict) else {}
+    nights.pop(game.pk, None)
+    nights[game.pk] = night_path
+    request.session[_NIGHTS] = dict(list(nights.items())[-_MAX:])
+
+
+def club_night(request: HttpRequest, game_id: str) -> str:
+    """The club night page this phone came to the game from, if it did."""
+    nights = request.session.get(_NIGHTS, {})
+    value = nights.get(game_id) if isinstance(nights, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+# Club nights (issue 25): who this phone's player is at each night ("I am Ben"), and the last
+# sitting it was taken to its table for (each draw takes it there once).
+_NIGHTS = "club-tables"
+_ME = "club-me"
+
+
+def night_me(request: HttpRequest, night_id: int) -> tuple[int | None, int]:
+    """The member this phone said it is at the night, and the last sitting it was taken to."""
+    mine = request.session.get(_ME, {})
+    value = mine.get(str(night_id)) if isinstance(mine, dict) else None
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value)):
+        return None, 0
+    return value[0], value[1]
+
+
+def remember_me(request: HttpRequest, night_id: int, member_id: int | None, taken: int = 0) -> None:
+    mine = request.session.get(_ME, {})
+    mine = dict(mine) if isinstance(mine, dict) else {}
+    mine.pop(str(night_id), None)
+    if member_id is not None:
+        _new_session(request)
+        mine[str(night_id)] = [member_id, taken]
+    request.session[_ME] = dict(list(mine.items())[-_MAX:])
 
 
 def game_ids(request: HttpRequest) -> list[str]:

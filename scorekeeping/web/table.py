@@ -201,6 +201,8 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         context["seat_notice"] = _("{name}'s hand is now scored on another phone.").format(name=view.displaced)
         phone.remember_seat(request, game.pk, None)  # said once
     context["seated"] = view is not None and view.seat is not None
+    # Only a seated phone's page says where it came from: no fragment shared by phones has it.
+    context["club_night"] = phone.club_night(request, game.pk) if context["seated"] else ""
     if editable and "entry" not in extra and view is not None and view.seat is not None:
         context["entry"] = SimpleLazyObject(partial(table.draft_entry, view))  # this phone's own hand
     elif editable and "entry" not in extra:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, clubs, games, pwa, rounds, table
+from scorekeeping.web import archive, clubs, games, nights, pwa, rounds, table
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -31,7 +31,12 @@ urlpatterns = [
     path("g/<game:game_id>/join/<str:token>/", games.join, name="join"),
     path("c/<club:club_id>/", clubs.club, name="club"),
     path("c/<club:club_id>/join/<str:token>/", clubs.club_join, name="club-join"),
+    path("c/<club:club_id>/nights/<int:night_id>/", nights.night, name="club-night"),
+    path("c/<club:club_id>/nights/<int:night_id>/me/", nights.night_me, name="club-night-me"),
+    path("c/<club:club_id>/nights/<int:night_id>/go/", nights.night_go, name="club-night-go"),
     path("c/<club:club_id>/nights/<int:night_id>/room/", clubs.room, name="club-room"),
+    path("c/<club:club_id>/season/", clubs.club_season, name="club-season"),
+    path("c/<club:club_id>/members/", clubs.members, name="club-members"),
     path("c/<club:club_id>/nights/new/", clubs.night_new, name="club-night-new"),
     path("c/<club:club_id>/nights/<int:night_id>/present/", clubs.present, name="club-present"),
     path("c/<club:club_id>/nights/<int:night_id>/draw/", clubs.draw, name="club-draw"),

@@ -70,14 +70,36 @@ def test_members_are_added_once_by_name_compared_without_case_and_retired_into_t
     api.call("delete", f"{url}Zed/", token=token, status=404)
 
 
+def test_a_member_is_renamed_with_their_history_and_never_onto_another_members_name(api, club):
+    url, token = f"/api/clubs/{club['id']}/members/", club["organiser_token"]
+    api.call("put", url, {"names": ["Ana", "Ben", "Cy"]}, token=token, status=200)
+    night = night_with(api, club, ["Ana", "Ben", "Cy"], sittings=1)
+    api.call("post", f"{night}/sittings/", {}, token=token, status=201)
+    assert api.call("patch", f"{url}ben/", {"name": " Benjamin "}, token=token, status=200).json() == {
+        "name": "Benjamin",
+        "active": True,
+    }
+    players = api.call("get", f"{night}/").json()["sittings"][0]["tables"][0]["players"]
+    assert "Benjamin" in players and "Ben" not in players  # the table holds the member, not the name
+    refused = api.call("patch", f"{url}Cy/", {"name": "ANA"}, token=token, status=400).json()
+    assert refused["errors"] == {"name": ["ANA is a member already"]}
+    api.call("patch", f"{url}Cy/", {"name": "x" * 31}, token=token, status=400)
+    api.call("patch", f"{url}Cy/", {"name": "Cy\u0000"}, token=token, status=400)
+    api.call("patch", f"{url}Cy/", {"name": 7}, token=token, status=400)
+    api.call("patch", f"{url}Cy/", {"name": "Cyril", "admin": True}, token=token, status=400)
+    api.call("patch", f"{url}Zed/", {"name": "Zoe"}, token=token, status=404)
+    assert sorted(Member.objects.filter(club_id=club["id"]).values_list("name", flat=True)) == ["Ana", "Benjamin", "Cy"]
+
+
 @pytest.mark.parametrize(
     ("method", "path", "body"),
     [
         ("put", "members/", {"names": ["Ana"]}),
         ("delete", "members/Ana/", None),
+        ("patch", "members/Ana/", {"name": "Anna"}),
         ("post", "nights/", {"ruleset": "mexican", "sittings": 2}),
     ],
-    ids=["members", "retire", "night"],
+    ids=["members", "retire", "rename", "night"],
 )
 def test_every_write_needs_the_organisers_token_and_changes_nothing_without_it(api, club, method, path, body):
     url = f"/api/clubs/{club['id']}/{path}"
@@ -157,6 +179,7 @@ def test_a_new_draw_waits_for_the_tables_unless_forced_and_keeps_pairs_apart(api
 
 LOW = "4C 4D 4H 4S 5C 5D 5H 5S 6C 6D 6H 6S 7C"  # round 7: every hand holds 13 cards
 HIGH = "KC KD KH KS QC QD QH QS JC JD JH JS 10C"
+MID = "8C 8D 8H 8S 9C 9D 9H 9S 10D 10H 10S 3C 3D"
 RULES = find_rules("mexican", [])
 
 
@@ -218,6 +241,36 @@ def test_a_season_counts_the_best_nights_between_two_dates(api, club):
     assert [(r["player"], r["nights"]) for r in one] == [("Ben", 1), ("Ana", 1), ("Cy", 1)]
     api.call("get", f"/api/clubs/{club['id']}/season/?from=tomorrow", status=400)
     api.call("get", f"/api/clubs/{club['id']}/season/?best=0", status=400)
+
+
+def test_the_season_page_shows_the_same_standings_and_says_which_field_is_wrong(api, club, client):
+    token = club["organiser_token"]
+    for date, order in (("2026-11-04", ["Ana", "Ben", "Cy"]), ("2026-11-11", ["Ben", "Ana", "Cy"])):
+        url = night_with(api, club, ["Ana", "Ben", "Cy", "Dee"][: 3 if date.endswith("04") else 4], date=date)
+        tables = api.call("post", f"{url}/sittings/", {}, token=token, status=201).json()["tables"]
+        table = tables[0]
+        seated = table["players"]
+        points = {name: 5 * i for i, name in enumerate(sorted(seated, key=[*order, "Dee"].index))}
+        hands = dict(zip(sorted((n for n in points if points[n]), key=points.get), [LOW, MID, HIGH], strict=False))
+        _play_to_the_end(api, table, points, hands)
+    page = client.get(f"/c/{club['id']}/season/")
+    rows = [(r.player, r.percent, r.nights, r.place) for r in page.context["standings"]]
+    # Night 1 (three players): Ana 100 %, Ben 50 %, Cy 0 %. Night 2 (four): Ben 100 %, Ana 2/3,
+    # Cy 1/3, Dee 0 %. Averaged from the nights' own figures, rounded once: (100 + 66.67) / 2
+    # would say 83.34.
+    assert rows == [("Ana", 83.33, 2, 1), ("Ben", 75.0, 2, 2), ("Cy", 16.67, 2, 3), ("Dee", 0.0, 1, 4)]
+    html = page.content.decode()
+    assert "Standings of the season" in html and '<th scope="row">Dee</th>' in html
+    best = client.get(f"/c/{club['id']}/season/?start=2026-11-01&end=2026-11-30&best=1&minimum=2").context
+    assert [(r.player, r.percent, r.counted, r.qualified) for r in best["standings"]] == [
+        ("Ana", 100.0, 1, True),
+        ("Ben", 100.0, 1, True),
+        ("Cy", 33.33, 1, True),
+        ("Dee", 0.0, 1, False),  # one night of the two needed: listed, not placed
+    ]
+    refused = client.get(f"/c/{club['id']}/season/?start=yesterday&best=0")
+    assert refused.status_code == 200 and set(refused.context["form"].errors) == {"start", "best"}
+    assert not refused.context["standings"]
 
 
 def test_a_finished_night_takes_no_more_draws_or_check_ins(api, club):

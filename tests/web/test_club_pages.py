@@ -4,7 +4,7 @@ that phone sees each table's edit link."""
 
 import pytest
 
-from scorekeeping.models import Sitting
+from scorekeeping.models import Member, Sitting
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +81,27 @@ def test_the_organiser_opens_a_night_checks_in_and_draws_from_the_club_page(clie
     assert Sitting.objects.filter(night_id=night.pk).count() == 1
     bad = client.post(f"{club}nights/new/", {**form, "table_size": "9"}, follow=True).content.decode()
     assert "table_size" in bad and len(client.get(club).context["nights"]) == 1
+
+
+def test_the_organiser_adds_a_pasted_list_renames_and_retires_members_from_the_club_page(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    club = f"/c/{made['id']}/"
+    assert client.post(f"{club}members/", {"names": "Ana"}).status_code == 403
+    client.get(made["organiser_url"].split("testserver")[1])
+    added = client.post(f"{club}members/", {"names": "Ana\r\nben\n\n  Cy  \nBEN\n"}, follow=True).content.decode()
+    assert "The club has 3 members." in added
+    by_name = {m.name: m.pk for m in Member.objects.filter(club_id=made["id"])}
+    assert set(by_name) == {"Ana", "ben", "Cy"}
+    renamed = client.post(f"{club}members/", {"member": by_name["ben"], "name": "Ben", "action": "rename"}, follow=True)
+    assert "ben is now Ben." in renamed.content.decode()
+    clash = client.post(f"{club}members/", {"member": by_name["Cy"], "name": "ana", "action": "rename"}, follow=True)
+    assert "ana is a member already" in clash.content.decode()
+    retired = client.post(f"{club}members/", {"member": by_name["Cy"], "action": "retire"}, follow=True)
+    assert "Cy is retired" in retired.content.decode() and 'aria-label="Retire Cy"' not in retired.content.decode()
+    assert dict(Member.objects.filter(club_id=made["id"]).values_list("name", "active")) == {
+        "Ana": True,
+        "Ben": True,
+        "Cy": False,
+    }
+    empty = client.post(f"{club}members/", {"names": " \n "}, follow=True).content.decode()
+    assert "one a line" in empty

@@ -1,0 +1,123 @@
+"""A club night as a member's phone sees it: the night's tables and standings, followed by push,
+and "I am Ben": one tap a night, after which each draw takes this phone to Ben's table, seated
+as Ben (it scores Ben's own hand there), with the night's page one tap away again.
+
+The club link is the members' link: a phone that holds it may say who it is and score at that
+player's table, as the table's edit link would let it (docs/clubs.md, "Who may score").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_POST, require_safe
+
+from referee.formdata import form_int
+from referee.htmx import HtmxHttpRequest
+from scorekeeping.errors import NotFound
+from scorekeeping.links import night_events_path, share_base, view_path
+from scorekeeping.models import Club, Member, Night
+from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
+from scorekeeping.services import seat_claim
+from scorekeeping.web import session as phone
+from scorekeeping.web.table import streamed
+
+
+@dataclass(frozen=True)
+class MyTable:
+    sitting: int
+    state: TableState
+    others: list[str]  # the other players at the table, in seat order
+
+
+def _night(club_id: str, night_id: int) -> tuple[Club, Night]:
+    found = get_object_or_404(Club, pk=club_id)
+    try:
+        return found, night_get(club=found, night_id=night_id)
+    except NotFound:
+        raise Http404 from None
+
+
+def _my_table(states: dict[int, list[TableState]], member_id: int | None) -> MyTable | None:
+    """Where the member sits in the night's latest sitting, if they play in it."""
+    if member_id is None or not states:
+        return None
+    current = max(states)
+    for state in states[current]:
+        if member_id in state.table.members:
+            others = [m.name for m in state.members if m.pk != member_id]
+            return MyTable(current, state, others)
+    return None
+
+
+@require_safe
+def night(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
+    found, row = _night(club_id, night_id)
+    me_id, taken = phone.night_me(request, row.pk)
+    states = night_tables(row)
+    present = sorted(row.present.all(), key=lambda m: m.key)
+    me = next((m for m in present if m.pk == me_id), None)
+    if me is None and me_id is not None:
+        me = Member.objects.filter(club=found, pk=me_id).first()
+    mine = _my_table(states, me_id)
+    base, _source = share_base(request)
+    current = max(states) if states else None
+    tables = [(s, base + view_path(s.table.game_id)) for s in states.get(current, [])] if current else []
+    context = {
+        "club": found,
+        "night": row,
+        "present": present,
+        "me": me,
+        "mine": mine,
+        # Each draw takes this phone to its table once (then the page only offers the way there).
+        "take": mine is not None and mine.sitting > taken and not mine.state.finished,
+        "sitting": current,
+        "tables": tables,
+        "standings": night_results(row, states),
+        "stream": streamed(request),
+        "events": night_events_path(found.pk, row.pk),
+    }
+    name = "clubs/night.html#content" if request.htmx else "clubs/night.html"
+    response = render(request, name, context)
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+@require_POST
+def night_me(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
+    """ "I am Ben" (one of the players checked in), or "not me" (no member chosen)."""
+    found, row = _night(club_id, night_id)
+    chosen = form_int(request.POST.get("member"), None)
+    member = row.present.filter(pk=chosen).first() if chosen is not None else None
+    phone.remember_me(request, row.pk, member.pk if member is not None else None)
+    return HttpResponseRedirect(reverse("club-night", args=[found.pk, row.pk]))
+
+
+@require_POST
+def night_go(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
+    """To this phone's table in the night's latest sitting: allowed to score there, seated as
+    its player; back to the night's page if that player plays in no table now."""
+    found, row = _night(club_id, night_id)
+    me_id, _taken = phone.night_me(request, row.pk)
+    mine = _my_table(night_tables(row), me_id)
+    night_path = reverse("club-night", args=[found.pk, row.pk])
+    if mine is None or me_id is None:
+        target = night_path
+    else:
+        game = mine.state.table.game
+        phone.grant_table(request, game, night_path)
+        key = phone.phone_key(request, create=True) or ""
+        name = next(m.name for m in mine.state.members if m.pk == me_id)
+        player = seat_claim(game=game, name=name, phone=key)
+        phone.remember_seat(request, game.pk, player.pk)
+        phone.remember_me(request, row.pk, me_id, taken=mine.sitting)
+        target = reverse("table", args=[game.pk])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = target
+        return response
+    return HttpResponseRedirect(target)
