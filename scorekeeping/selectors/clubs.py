@@ -11,7 +11,7 @@ from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
 
 from referee.engine.clubs import SeasonStanding, Seat, Standing, night_standings, season_standings
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, ClubTable, Member, Night, Player, Round, Score, Sitting
+from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Score, Sitting
 from scorekeeping.selectors import Standing as GameStanding
 from scorekeeping.selectors import placed
 
@@ -85,6 +85,23 @@ def night_tables(night: Night) -> dict[int, list[TableState]]:
             seated = [members[pk] for pk in table.members]
             state = TableState(table, seated, count, last, count >= last or table.ended, rows)
             found.setdefault(sitting.number, []).append(state)
+    return found
+
+
+def still_entering(states: list[TableState]) -> dict[str, list[str]]:
+    """For each table whose round is being entered hand by hand (a round in progress), the
+    players whose hand is not in yet (the one who went out aside), by game id: two queries."""
+    playing = {s.table.game_id: s for s in states if not s.finished}
+    drafts = {
+        d.pk: d
+        for d in Draft.objects.filter(game_id__in=list(playing)).only("id", "game_id", "number", "winner_id")
+        if d.number == playing[d.game_id].played + 1
+    }
+    done = set(DraftHand.objects.filter(draft_id__in=list(drafts), done=True).values_list("draft_id", "player_id"))
+    found = {}
+    for draft in drafts.values():
+        players = [row.player for row in sorted(playing[draft.game_id].standings, key=lambda r: r.player.seat)]
+        found[draft.game_id] = [p.name for p in players if p.pk != draft.winner_id and (draft.pk, p.pk) not in done]
     return found
 
 

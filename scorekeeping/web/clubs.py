@@ -27,7 +27,7 @@ from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
-from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables, season
+from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables, season, still_entering
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
     club_token_valid,
@@ -124,13 +124,16 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     states = night_tables(night)
     current = max(states) if states else None
     tables = []
-    for state in states.get(current, []) if current else []:
+    shown = states.get(current, []) if current else []
+    entering = still_entering(shown)
+    for state in shown:
         view = base + view_path(state.table.game_id)
         qr = qr_svg(view)
         if organiser and not state.finished:  # encoded here, kept nowhere: it is the token
             edit = base + edit_path(state.table.game_id, table_token(token or "", state.table))
             qr = mark_safe(qr_document(edit).decode())
-        tables.append({"state": state, "leader": _leader(state), "qr": qr, "view": view})
+        waiting = entering.get(state.table.game_id, [])
+        tables.append({"state": state, "leader": _leader(state), "qr": qr, "view": view, "entering": waiting})
     context = {
         "club": found,
         "night": night,

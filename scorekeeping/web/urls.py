@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, clubs, games, nights, pwa, rounds, table
+from scorekeeping.web import archive, clubs, games, nights, pwa, room, rounds, table
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("g/<game:game_id>/export.json", archive.export_json, name="export-json"),
     path("g/<game:game_id>/export.csv", archive.export_csv, name="export-csv"),
     path("g/<game:game_id>/sheet/", archive.sheet, name="sheet"),
+    path("g/<game:game_id>/room/", room.game_room, name="game-room"),
     path("g/<game:game_id>/", table.table, name="table"),
     path("g/<game:game_id>/rounds/", rounds.round_new, name="round-new"),
     path("g/<game:game_id>/rounds/<int:number>/", rounds.round_edit, name="round-edit"),

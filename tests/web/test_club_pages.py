@@ -105,3 +105,49 @@ def test_the_organiser_adds_a_pasted_list_renames_and_retires_members_from_the_c
     }
     empty = client.post(f"{club}members/", {"names": " \n "}, follow=True).content.decode()
     assert "one a line" in empty
+
+
+def test_the_room_screen_says_who_is_still_entering_their_hand(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    headers = {"X-Club-Token": made["organiser_token"]}
+    base = f"/api/clubs/{made['id']}"
+    night = client.post(f"{base}/nights/", {"sittings": 1}, content_type="application/json", headers=headers).json()
+    names = {"names": ["Ana", "Ben", "Cy", "Dee"]}
+    client.put(f"{base}/nights/{night['id']}/present/", names, content_type="application/json", headers=headers)
+    drawn = client.post(f"{base}/nights/{night['id']}/sittings/", {}, content_type="application/json", headers=headers)
+    table = drawn.json()["tables"][0]
+    game = f"/api/games/{table['game']['id']}"
+    token = {"X-Game-Token": table["game"]["edit_url"].split("/join/")[1].strip("/")}
+    room = f"/c/{made['id']}/nights/{night['id']}/room/"
+    assert "entering:" not in client.get(room).content.decode()
+    first, second, *rest = table["players"]
+    client.put(f"{game}/draft/", {"number": 1, "winner": first}, content_type="application/json", headers=token)
+    hand = {"number": 1, "points": 5}
+    sent = client.put(f"{game}/draft/hands/{second}/", hand, content_type="application/json", headers=token)
+    assert sent.status_code == 200, sent.content
+    html = client.get(room).content.decode()
+    assert f"entering: {', '.join(rest)}" in html  # the one who went out and the hand sent in aside
+
+
+def test_a_single_games_room_screen_shows_the_round_to_deal_and_the_standings_large(client):
+    made = client.post(
+        "/api/games/", {"ruleset": "mexican", "players": ["Ana", "Ben", "Cy"]}, content_type="application/json"
+    ).json()
+    room = f"/g/{made['id']}/room/"
+    html = client.get(room).content.decode()
+    assert "Round 1 of 7" in html and 'class="room"' in html and "0 rounds played" in html
+    body = {"number": 1, "winner": "Ben", "points": {"Ana": 10, "Cy": 5}}
+    made_round = client.post(
+        f"/api/games/{made['id']}/rounds/", body, content_type="application/json", headers=_edit(made)
+    )
+    assert made_round.status_code == 201, made_round.content
+    fragment = client.get(room, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in fragment and "Round 2 of 7" in fragment and "1 round played" in fragment
+    rows = [(r.player.name, r.total, r.place) for r in client.get(room).context["standings"].rows]
+    assert rows == [("Ben", 0, 1), ("Cy", 5, 2), ("Ana", 10, 3)]
+    assert f'href="{room}"' in client.get(f"/g/{made['id']}/").content.decode()
+    assert client.get("/g/nosuchgame0/room/").status_code == 404
+
+
+def _edit(made):
+    return {"X-Game-Token": made["edit_token"]}

@@ -1,0 +1,31 @@
+"""A single game's room screen: a TV or a tablet in landscape beside the table, nothing to tap:
+the round to deal (cards, wilds, contract, who deals and starts) and the standings, large, kept
+up to date by push like the table itself."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_safe
+
+from referee.htmx import HtmxHttpRequest
+from scorekeeping.selectors import game_current_round, game_filled, game_standings
+from scorekeeping.web.table import game_head, streamed
+
+
+@require_safe
+def game_room(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = game_filled(game_head(request, game_id))
+    context = {
+        "game": game,
+        "rules": game.rules,
+        "current": game_current_round(game=game),
+        "standings": game_standings(game=game),
+        "played": len(game.rounds.all()),
+        "stream": streamed(request),
+    }
+    name = "scorekeeping/room.html#content" if request.htmx else "scorekeeping/room.html"
+    response = render(request, name, context)
+    patch_cache_control(response, no_cache=True)
+    return response
