@@ -8,7 +8,7 @@ Pure Python, no Django: the services map names to rows and call these.
   with nobody sitting out when tables of other allowed sizes avoid it, else as few as can be.
 - ``draw``: who sits out (those who sat out least tonight, drawn among equals), then who sits
   with whom: random, improved by swapping players between tables while that lowers the number
-  of pairs who already shared a table tonight (weighted by how often), best of several starts.
+  of pairs who already shared a table tonight (then how often they did), best of several starts.
 - ``night_standings``: "percentage", as bridge clubs score a match: at their table a player gets
   1 for every player they finished ahead of and ½ for every tie, divided by (table size − 1),
   as a percentage; the night's figure is the average over the sittings played. "rank": a fixed
@@ -43,7 +43,8 @@ RANK_POINTS: dict[int, tuple[int, ...]] = {
     7: (14, 10, 7, 5, 3, 2, 2),
     8: (15, 11, 8, 6, 4, 3, 2, 2),
 }
-STARTS = 12  # random starts of the draw's improvement; the best is kept
+STARTS = 24  # random starts of the draw's improvement; the best is kept
+REPEAT = 1000  # a repeated pair's cost, beside how often the pair met (at most a few times a night)
 
 
 class CannotSeat(RefereeError):
@@ -103,7 +104,10 @@ def repeated(tables: Sequence[Sequence[str]], met: Mapping[tuple[str, str], int]
 
 
 def _cost(table: Sequence[str], met: Mapping[tuple[str, str], int]) -> int:
-    return sum(met.get(pair(a, b), 0) for a, b in itertools.combinations(table, 2))
+    """What a table costs: each pair who already met, by far first (the number of repeated pairs
+    is what the draw minimises and reports), then how often they met (a pair who met twice is
+    kept apart before one who met once)."""
+    return sum(REPEAT + times for a, b in itertools.combinations(table, 2) if (times := met.get(pair(a, b), 0)))
 
 
 def draw(
