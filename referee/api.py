@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from .engine import DEFAULT_RULESET, RULESETS, Action
 from .fields import CardsField, MeldsField
 from .representations import PenaltyOutput, RulesetOutput, VerdictOutput, penalty_data, rules_data, verdict_data
-from .serializers import InputSerializer
+from .serializers import FlagField, InputSerializer
 from .services import referee_check, referee_rules, referee_score
 
 ERROR = inline_serializer(
@@ -48,7 +48,7 @@ class CheckView(APIView):
         hand = CardsField(required=False, help_text="A whole hand: the solver looks for an opening or a go-out.")
         target = CardsField(required=False, help_text="The exposed meld, with its declared wilds.")
         cards = CardsField(required=False)
-        opened_this_turn = serializers.BooleanField(default=False)
+        opened_this_turn = FlagField(default=False)
         buys = serializers.IntegerField(
             min_value=0,
             max_value=200,

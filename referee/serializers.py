@@ -41,3 +41,15 @@ class TextField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("not_text", kind=type(data).__name__)
         return str(super().to_internal_value(data))
+
+
+class FlagField(serializers.BooleanField):
+    """JSON's true or false and nothing else: DRF's BooleanField would take "yes", "on" or 1,
+    and a flag such as ``force`` should never be set by a value that merely looks like one."""
+
+    default_error_messages = {"not_flag": "true or false is expected, not {value!r}"}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("not_flag", value=data if isinstance(data, int | float) else type(data).__name__)
+        return data

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from referee.api import ERROR
 from referee.engine.clubs import SCORINGS
-from referee.serializers import InputSerializer, TextField
+from referee.serializers import FlagField, InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
 from scorekeeping.links import edit_path, view_path
@@ -266,7 +266,7 @@ class SittingsView(APIView):
         class Meta:
             ref_name = "SittingInput"
 
-        force = serializers.BooleanField(default=False, help_text="Draw although tables are still playing.")
+        force = FlagField(default=False, help_text="Draw although tables are still playing.")
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: OBJECT, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from referee.api import ERROR
 from referee.fields import CardsField
-from referee.serializers import InputSerializer
+from referee.serializers import FlagField, InputSerializer
 from scorekeeping.access import check_token
 from scorekeeping.api.representations import (
     DraftOutput,
@@ -59,7 +59,7 @@ class RoundInput(InputSerializer):
     buys = serializers.DictField(
         child=serializers.IntegerField(min_value=-1000, max_value=1000), default=dict, help_text="Name -> buys taken."
     )
-    cut_bonus = serializers.BooleanField(default=False, help_text="Liverpool: the cutter cut exactly right (-50).")
+    cut_bonus = FlagField(default=False, help_text="Liverpool: the cutter cut exactly right (-50).")
     version = version_field("The game version this entry was based on.")
 
 
@@ -109,7 +109,7 @@ class DraftInput(InputSerializer):
 
     number = serializers.IntegerField(min_value=1, max_value=100, help_text="The round to record next.")
     winner = serializers.CharField(allow_null=True, max_length=200, help_text="Who went out; null: no one did.")
-    cut_bonus = serializers.BooleanField(
+    cut_bonus = FlagField(
         required=False,
         default=None,
         allow_null=True,

@@ -160,6 +160,54 @@ def test_thirteen_players_sit_at_tables_of_five_four_and_four_and_each_table_is_
     assert "edit_url" not in public["sittings"][0]["tables"][0]["game"]
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("put", "present/", {"names": ["Zed"]}),
+        ("post", "sittings/", {"force": True}),
+        ("post", "sittings/1/tables/1/end/", {}),
+        ("post", "finish/", {}),
+    ],
+    ids=["present", "draw", "end a table", "finish"],
+)
+@pytest.mark.parametrize(
+    "token",
+    [None, "", "x" * 43, "x" * 5000, "\u00e9" * 43, "other club"],
+    ids=["none", "empty", "wrong", "huge", "not ascii", "another club's"],
+)
+def test_every_write_to_a_night_needs_its_clubs_organiser_token(api, club, method, path, body, token):
+    url = night_with(api, club, NAMES[:4])
+    api.call("post", f"{url}/sittings/", {}, token=club["organiser_token"], status=201)
+    before = (Member.objects.count(), ClubTable.objects.filter(ended=True).count(), Game.objects.count())
+    if token == "other club":
+        token = api.call("post", "/api/clubs/", {"name": "Another club"}, status=201).json()["organiser_token"]
+    answer = api.call(method, f"{url}/{path}", body, token=token or None, status=None)
+    assert answer.status_code in (400, 403), answer.content  # a header no HTTP client can send: 400
+    after = (Member.objects.count(), ClubTable.objects.filter(ended=True).count(), Game.objects.count())
+    assert after == before and Night.objects.get().status == "open"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "words"),
+    [
+        ("sittings/", {"force": "yes"}, 400, "force"),
+        ("sittings/", {"force": True, "seed": 1}, 400, "seed"),
+        ("sittings/9/tables/1/end/", {}, 404, "no table 1 in sitting 9"),
+        ("sittings/1/tables/99999999999/end/", {}, 404, None),
+        ("present/", {"names": ["Ana"] * 501}, 400, "names"),
+    ],
+    ids=["force not a boolean", "unknown key", "no such sitting", "huge table number", "501 names"],
+)
+def test_a_nights_hostile_writes_are_refused_in_words(api, club, path, body, status, words):
+    url = night_with(api, club, NAMES[:4])
+    api.call("post", f"{url}/sittings/", {}, token=club["organiser_token"], status=201)
+    answer = api.call("post" if "present" not in path else "put", f"{url}/{path}", body, token=club["organiser_token"])
+    assert answer.status_code == status, answer.content
+    if words:
+        assert words in answer.content.decode()
+    assert ClubTable.objects.count() == 1 and not ClubTable.objects.filter(ended=True).exists()
+
+
 def test_a_new_draw_waits_for_the_tables_unless_forced_and_keeps_pairs_apart(api, club):
     url = night_with(api, club, NAMES[:8])
     token = club["organiser_token"]
