@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -83,6 +84,7 @@ def night_data(request: Request, night: Night, token: str | None = None) -> dict
     base = share_base_of(request)
     tables = night_tables(night)
     sittings = []
+    prefetch_related_objects(list(night.sittings_drawn.all()), "sitting_out")
     for sitting in night.sittings_drawn.all():
         drawn = []
         for state in tables.get(sitting.number, []):

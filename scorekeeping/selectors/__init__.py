@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 from django.shortcuts import get_object_or_404
@@ -15,6 +15,7 @@ from referee.engine import Component, Rules, TieBreak
 from referee.engine.rounds import dealer_seat
 from referee.engine.words import names_and
 from scorekeeping.models import Change, Game, Player, Round, Score
+from scorekeeping.selectors.seated import SeatedPlayer
 
 SCORES = Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
 
@@ -74,9 +75,12 @@ def with_scores(game: Game) -> Game:
     return game
 
 
+P = TypeVar("P", Player, SeatedPlayer)  # a game's player row, or a plain record of one
+
+
 @dataclass(frozen=True)
-class Standing:
-    player: Player
+class Standing(Generic[P]):
+    player: P
     total: int
     round_wins: int
     place: int
@@ -85,7 +89,7 @@ class Standing:
 @dataclass(frozen=True)
 class Standings:
     finished: bool
-    rows: list[Standing]
+    rows: list[Standing[Player]]
     notes: list[str]  # how ties were broken or shared
 
     @property
@@ -97,15 +101,17 @@ def _names(players: list[Player]) -> str:
     return names_and([p.name for p in players])
 
 
-def standing_key(rules: Rules, totals: dict[int, int], wins: dict[int, int]) -> Callable[[Player], tuple[int, int]]:
+def standing_key(
+    rules: Rules, totals: dict[int, int], wins: dict[int, int]
+) -> Callable[[Player | SeatedPlayer], tuple[int, int]]:
     """How players rank in a game: the lower total first, then as the ruleset breaks ties."""
     by_wins = rules.tie_break is TieBreak.ROUND_WINS
     return lambda p: (totals[p.pk], -wins[p.pk] if by_wins else 0)
 
 
-def placed(players: list[Player], rules: Rules, totals: dict[int, int], wins: dict[int, int]) -> list[Standing]:
+def placed(players: Sequence[P], rules: Rules, totals: dict[int, int], wins: dict[int, int]) -> list[Standing[P]]:
     """The players in order with their places; tied players share one."""
-    key = standing_key(rules, totals, wins)
+    key: Callable[[Player | SeatedPlayer], tuple[int, int]] = standing_key(rules, totals, wins)
     ordered = sorted(players, key=lambda p: (*key(p), p.seat))
     return [Standing(p, totals[p.pk], wins[p.pk], 1 + sum(key(q) < key(p) for q in players)) for p in ordered]
 

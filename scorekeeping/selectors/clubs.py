@@ -7,13 +7,15 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Sum, prefetch_related_objects
+from django.db.models import Count, Prefetch, Sum
 
+from referee.engine import find_rules
 from referee.engine.clubs import SeasonStanding, Seat, Standing, night_standings, season_standings
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Score, Sitting
+from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Sitting
 from scorekeeping.selectors import Standing as GameStanding
 from scorekeeping.selectors import placed
+from scorekeeping.selectors.seated import SeatedPlayer
 
 
 def club_get(*, club_id: str) -> Club:
@@ -27,12 +29,10 @@ def night_get(*, club: Club, night_id: int) -> Night:
     night = (
         Night.objects.filter(club=club, pk=night_id)
         .prefetch_related(
-            Prefetch("sittings_drawn", Sitting.objects.order_by("number").prefetch_related("sitting_out")),
+            Prefetch("sittings_drawn", Sitting.objects.order_by("number")),
             Prefetch(
                 "sittings_drawn__tables",
-                ClubTable.objects.select_related("game")
-                .only("id", "sitting_id", "number", "members", "ended", "game__id", "game__ruleset", "game__variants")
-                .order_by("number"),
+                ClubTable.objects.only("id", "sitting_id", "number", "members", "ended", "game_id").order_by("number"),
             ),
         )
         .first()
@@ -49,7 +49,7 @@ class TableState:
     played: int  # rounds recorded
     last_round: int
     finished: bool  # the game is over, or the organiser ended it
-    standings: list[GameStanding]  # the game's places now, best first
+    standings: list[GameStanding[SeatedPlayer]]  # the game's places now, best first
 
     @property
     def ended(self) -> bool:
@@ -58,32 +58,38 @@ class TableState:
 
 def night_tables(night: Night) -> dict[int, list[TableState]]:
     """Every table of every sitting, by sitting number, with its members, how far it is and its
-    places: the totals and rounds won of all the night's games in two aggregate queries."""
+    places: the players with their totals, and the rounds won, of all the night's games in two
+    queries, as plain records (a night of 40 tables and 3 sittings holds 480 players)."""
     tables = [t for s in night.sittings_drawn.all() for t in s.tables.all()]
     members = Member.objects.only("id", "name").in_bulk({pk for t in tables for pk in t.members})
-    games = [t.game for t in tables]
-    prefetch_related_objects(
-        games, Prefetch("players", Player.objects.only("id", "game_id", "seat", "name").order_by("seat"))
+    games = [t.game_id for t in tables]
+    players: dict[str, list[SeatedPlayer]] = {g: [] for g in games}
+    totals: dict[str, dict[int, int]] = {g: {} for g in games}
+    rows = (
+        Player.objects.filter(game_id__in=games)
+        .values_list("id", "game_id", "seat", "name")
+        .annotate(total=Sum("scores__points"))
+        .order_by("game_id", "seat")
     )
-    totals: dict[str, dict[int, int]] = {g.pk: dict.fromkeys((p.pk for p in g.players.all()), 0) for g in games}
-    wins: dict[str, dict[int, int]] = {g.pk: dict.fromkeys(totals[g.pk], 0) for g in games}
-    played: dict[str, int] = dict.fromkeys(totals, 0)
-    points = Score.objects.filter(round__game__in=games).values_list("round__game_id", "player_id")
-    for game_id, player_id, total in points.annotate(total=Sum("points")):
-        totals[game_id][player_id] = total
+    for pk, game_id, seat, name, total in rows:
+        players[game_id].append(SeatedPlayer(pk, seat, name))
+        totals[game_id][pk] = total or 0
+    wins: dict[str, dict[int, int]] = {g: dict.fromkeys(totals[g], 0) for g in games}
+    played: dict[str, int] = dict.fromkeys(games, 0)
     won = Round.objects.filter(game__in=games).values_list("game_id", "winner_id").annotate(n=Count("id"))
     for game_id, winner_id, count in won:
         played[game_id] += count
         if winner_id is not None:
             wins[game_id][winner_id] = count
+    rules = find_rules(night.ruleset, night.variants)  # every table's game is drawn with the night's
     found: dict[int, list[TableState]] = {}
     for sitting in night.sittings_drawn.all():
         for table in sitting.tables.all():
-            game, last = table.game, table.game.rules.last_round
-            rows = placed(list(game.players.all()), game.rules, totals[game.pk], wins[game.pk])
-            count = played[game.pk]
+            game_id, last = table.game_id, rules.last_round
+            placing = placed(players[game_id], rules, totals[game_id], wins[game_id])
+            count = played[game_id]
             seated = [members[pk] for pk in table.members]
-            state = TableState(table, seated, count, last, count >= last or table.ended, rows)
+            state = TableState(table, seated, count, last, count >= last or table.ended, placing)
             found.setdefault(sitting.number, []).append(state)
     return found
 

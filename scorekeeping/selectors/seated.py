@@ -1,0 +1,15 @@
+"""A player as a game's ranking needs one, lighter than a ``Player`` row: a club night ranks
+every table of the evening and loads no more than this."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A game's player as a plain record: its row's id, seat and name."""
+
+    pk: int
+    seat: int
+    name: str
