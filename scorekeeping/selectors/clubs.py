@@ -15,7 +15,7 @@ from scorekeeping.errors import NotFound
 from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Sitting
 from scorekeeping.selectors import Standing as GameStanding
 from scorekeeping.selectors import placed
-from scorekeeping.selectors.seated import SeatedPlayer
+from scorekeeping.selectors.seated import MemberName, SeatedPlayer
 
 
 def club_get(*, club_id: str) -> Club:
@@ -45,7 +45,7 @@ def night_get(*, club: Club, night_id: int) -> Night:
 @dataclass(frozen=True)
 class TableState:
     table: ClubTable
-    members: list[Member]  # in seat order
+    members: list[MemberName]  # in seat order
     played: int  # rounds recorded
     last_round: int
     finished: bool  # the game is over, or the organiser ended it
@@ -61,12 +61,13 @@ def night_tables(night: Night) -> dict[int, list[TableState]]:
     places: the players with their totals, and the rounds won, of all the night's games in two
     queries, as plain records (a night of 40 tables and 3 sittings holds 480 players)."""
     tables = [t for s in night.sittings_drawn.all() for t in s.tables.all()]
-    members = Member.objects.only("id", "name").in_bulk({pk for t in tables for pk in t.members})
+    club_members = Member.objects.filter(club_id=night.club_id).values_list("id", "name")  # at most 500
+    members = {pk: MemberName(pk, name) for pk, name in club_members}
     games = [t.game_id for t in tables]
     players: dict[str, list[SeatedPlayer]] = {g: [] for g in games}
     totals: dict[str, dict[int, int]] = {g: {} for g in games}
     rows = (
-        Player.objects.filter(game_id__in=games)
+        Player.objects.filter(game__club_table__sitting__night=night)
         .values_list("id", "game_id", "seat", "name")
         .annotate(total=Sum("scores__points"))
         .order_by("game_id", "seat")
@@ -76,7 +77,8 @@ def night_tables(night: Night) -> dict[int, list[TableState]]:
         totals[game_id][pk] = total or 0
     wins: dict[str, dict[int, int]] = {g: dict.fromkeys(totals[g], 0) for g in games}
     played: dict[str, int] = dict.fromkeys(games, 0)
-    won = Round.objects.filter(game__in=games).values_list("game_id", "winner_id").annotate(n=Count("id"))
+    rounds = Round.objects.filter(game__club_table__sitting__night=night)
+    won = rounds.values_list("game_id", "winner_id").annotate(n=Count("id"))
     for game_id, winner_id, count in won:
         played[game_id] += count
         if winner_id is not None:

@@ -13,3 +13,11 @@ class SeatedPlayer:
     pk: int
     seat: int
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemberName:
+    """A club member as a table shows them: the member's id and name."""
+
+    pk: int
+    name: str
