@@ -16,7 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from referee.engine import find_rules
-from scorekeeping.models import Club
+from scorekeeping.models import Club, Sitting
 from scorekeeping.selectors.clubs import night_get, night_results
 from scorekeeping.services import round_record
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
@@ -29,21 +29,25 @@ def _night(tables: int, sittings: int) -> tuple[str, int, float]:
     club, token = club_create(name="Bench club")
     night = night_create(club=club, ruleset="mexican", sittings=sittings, table_size=4)
     night_present(night=night, names=[f"Player {i:03d}" for i in range(tables * 4)])
-    last = find_rules("mexican", []).last_round
     for _sitting in range(sittings):
-        drawn = sitting_draw(night=night, organiser_token=token)
-        for table in drawn.tables.select_related("game").prefetch_related("game__players"):
-            names = [p.name for p in table.game.players.all()]
-            for number in range(1, last):
-                points = {n: 5 * (i + 1) for i, n in enumerate(names[1:])}
-                round_record(game=table.game, number=number, winner=names[0], hands={}, points=points)
-            # The last round holds 13 cards a hand: the others type what such hands score.
-            points = {n: 65 + 5 * i for i, n in enumerate(names[1:])}
-            round_record(game=table.game, number=last, winner=names[0], hands={}, points=points)
+        play_out(sitting_draw(night=night, organiser_token=token))
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # the statistics autovacuum keeps on a running database
             cursor.execute("ANALYZE")
     return club.pk, night.pk, time.perf_counter() - started
+
+
+def play_out(sitting: Sitting) -> None:
+    """Every table of ``sitting`` plays its game to the end (through the service)."""
+    last = find_rules("mexican", []).last_round
+    for table in sitting.tables.select_related("game").prefetch_related("game__players"):
+        names = [p.name for p in table.game.players.all()]
+        for number in range(1, last):
+            points = {n: 5 * (i + 1) for i, n in enumerate(names[1:])}
+            round_record(game=table.game, number=number, winner=names[0], hands={}, points=points)
+        # The last round holds 13 cards a hand: the others type what such hands score.
+        points = {n: 65 + 5 * i for i, n in enumerate(names[1:])}
+        round_record(game=table.game, number=last, winner=names[0], hands={}, points=points)
 
 
 def club_bench(write: Callable[[str], None], *, tables: int = 40, sittings: int = 3, repeat: int = 20) -> list[str]:

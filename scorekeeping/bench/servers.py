@@ -29,23 +29,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @contextmanager
 def pinned_server(
-    core: int = 0,
+    core: int | None = 0,
     *,
+    workers: int = 1,
     tree: Path = ROOT,
     env: dict[str, str] | None = None,
     lift_caps: bool = True,
     open_files: int | None = None,
 ) -> Iterator[tuple[int, list[int]]]:
-    """The start command's server with one worker on one core, serving ``tree`` (this one, or
-    another commit's files, each with its own command) with ``env`` (this process's); yields its
-    port and its pids. ``lift_caps``: the load comes from one address here, so the per-address and
-    per-game stream caps are lifted; ``open_files``: the server's soft and hard limit on open files."""
+    """The start command's server with ``workers`` workers on one core (on every core with
+    ``core=None``), serving ``tree`` (this one, or another commit's files, each with its own
+    command) with ``env`` (this process's); yields its port and its pids. ``lift_caps``: the
+    load comes from one address here, so the per-address and per-game stream caps are lifted;
+    ``open_files``: the server's soft and hard limit on open files."""
     port = server.free_port()
     env = dict(os.environ if env is None else env)
     env |= {"SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40), "DJANGO_DEBUG": "0"}
     if lift_caps:
         env |= {f"LIVE_STREAMS_PER_{cap}": "1000000" for cap in ("CLIENT", "ADDRESS", "GAME")}
-    argv = ["taskset", "-c", str(core), *tree_command(tree, env, f"127.0.0.1:{port}")]
+    pinned = ["taskset", "-c", str(core)] if core is not None else []
+    argv = [*pinned, *tree_command(tree, env, f"127.0.0.1:{port}", workers)]
 
     def limit() -> None:
         if open_files:
@@ -56,7 +59,7 @@ def pinned_server(
     )
     try:
         server.wait_until_listening(port, process)
-        time.sleep(1.0)  # the worker boots behind the master's socket
+        time.sleep(1.0 * workers)  # the workers boot behind the master's socket
         children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
         yield port, [process.pid, *map(int, children)]
     finally:
@@ -70,10 +73,10 @@ def package(tree: Path, name: str) -> str:
     return f"scorekeeping.{name}." if (tree / "scorekeeping" / name).is_dir() else "scorekeeping."
 
 
-def tree_command(tree: Path, env: dict[str, str], bind: str) -> list[str]:
+def tree_command(tree: Path, env: dict[str, str], bind: str, workers: int = 1) -> list[str]:
     """The command ``tree``'s own start command runs (its ``server.command``)."""
     if tree == ROOT:
-        return server.command(bind=bind, workers=1, python=sys.executable)
+        return server.command(bind=bind, workers=workers, python=sys.executable)
     module = f"{package(tree, 'serve')}server"
     code = f"import json; from {module} import command; print(json.dumps(command(bind={bind!r}, workers=1)))"
     found = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, check=True, capture_output=True, text=True)
@@ -141,14 +144,21 @@ async def open_many(streams: Streams, games: list[str], count: int, batch: int =
 async def request_ms(port: int, path: str, cookie: str = "") -> tuple[float, bytes]:
     """A GET on a new connection, as a phone on Wi-Fi opens one: milliseconds to the whole answer,
     and the answer's head."""
+    ms, head, _body = await answer_ms(port, path, f"Cookie: {cookie}\r\n" if cookie else "")
+    return ms, head
+
+
+async def answer_ms(port: int, path: str, headers: str = "") -> tuple[float, bytes, bytes]:
+    """A GET on a new connection with ``headers`` (whole lines): milliseconds to the whole
+    answer, its head and its body."""
     started = time.perf_counter()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    sends = f"Cookie: {cookie}\r\n" if cookie else ""
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: b\r\n{sends}Connection: close\r\n\r\n".encode())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: b\r\n{headers}Connection: close\r\n\r\n".encode())
     await writer.drain()
     answer = await reader.read()
     writer.close()
-    return (time.perf_counter() - started) * 1000, answer.partition(b"\r\n\r\n")[0]
+    head, _gap, body = answer.partition(b"\r\n\r\n")
+    return (time.perf_counter() - started) * 1000, head, body
 
 
 async def latency_ms(port: int, paths: list[str], repeat: int) -> dict[str, float]:

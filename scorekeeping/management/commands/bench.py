@@ -10,6 +10,7 @@ from scorekeeping.bench.clubs import club_bench
 from scorekeeping.bench.crowds import crowds
 from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
+from scorekeeping.bench.room import room_bench
 
 
 class Command(BaseCommand):
@@ -34,6 +35,11 @@ class Command(BaseCommand):
         parser.add_argument("--crowd-seconds", type=float, default=20.0, help="each --crowds scenario's length")
         parser.add_argument("--club", action="store_true", help="only a club night: its standings and room screen")
         parser.add_argument("--tables", type=int, default=40, help="tables of four at the club night (--club)")
+        parser.add_argument(
+            "--club-room",
+            action="store_true",
+            help="only a club night over HTTP: 160 phones and a room screen on two server processes",
+        )
 
     def handle(
         self, *args: Any, seconds: float, repeat: int, requests: int, seed: int, no_http: bool, **opts: Any
@@ -47,6 +53,11 @@ class Command(BaseCommand):
             crowded = crowds(self.stdout.write, before=opts.get("before"), seconds=opts["crowd_seconds"])
             if crowded:
                 raise CommandError("missed targets: " + "; ".join(crowded))
+            return
+        if opts.get("club_room"):
+            missed_room = room_bench(self.stdout.write, tables=opts["tables"])
+            if missed_room:
+                raise CommandError("missed targets: " + "; ".join(missed_room))
             return
         if opts.get("club"):
             missed_club = club_bench(self.stdout.write, tables=opts["tables"])
