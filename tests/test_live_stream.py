@@ -1,6 +1,7 @@
 """A game's change stream (``/g/<id>/events/``) on real server processes, on SQLite (a watcher per
 process) and on PostgreSQL (LISTEN/NOTIFY): two processes on one database, as two machines."""
 
+import contextlib
 import json
 import os
 import re
@@ -208,6 +209,31 @@ def test_one_address_may_hold_only_so_many_streams(tmp_path, database):
         time.sleep(0.3)  # both closed: the address may open streams again
         with stream(port, game_id) as again:
             assert again.status == 200
+
+
+def test_a_club_nights_phones_behind_one_router_are_not_held_to_one_addresss_share(tmp_path, database):
+    """A club evening: every member's phone on the night's page, all behind the club's router.
+    The night is held to a game's cap (and the address to its overall share), not to one
+    address's share of one game, which a game's own stream still is."""
+    env = {"LIVE_STREAMS_PER_CLIENT": "2", "LIVE_STREAMS_PER_GAME": "4"}
+    with serving(tmp_path, database, workers=1, env=env) as (port, _log):
+        club = api(port, "POST", "/api/clubs/", {"name": "De Joker"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/clubs/{club['id']}/nights/",
+            json.dumps({"sittings": 1}).encode(),
+            {"Content-Type": "application/json", "X-Club-Token": club["organiser_token"]},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            night = json.loads(response.read())
+        path = f"/c/{club['id']}/nights/{night['id']}/events/"
+        with contextlib.ExitStack() as phones:
+            opened = [phones.enter_context(stream(port, None, path=path)) for _ in range(4)]
+            assert [s.status for s in opened] == [200] * 4  # past the 2 one address holds on a game
+            with stream(port, None, path=path) as fifth:
+                assert fifth.status == 429  # the night's own cap (a game's: 4 here)
+        game_id = new_game(port)[0]
+        with stream(port, game_id) as one, stream(port, game_id) as two, stream(port, game_id) as three:
+            assert (one.status, two.status, three.status) == (200, 200, 429)
 
 
 def test_one_game_and_one_process_may_hold_only_so_many_streams(tmp_path, database):

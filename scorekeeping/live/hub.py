@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 from scorekeeping.capacity import capacity
-from scorekeeping.live.publish import CHANNEL
+from scorekeeping.live.publish import CHANNEL, NIGHT_PREFIX
 from scorekeeping.models import Game, Night
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,9 @@ class Hub:
         if self.clients[client] >= caps.streams_per_address:
             most = caps.streams_per_address
             raise Refused(429, f"Too Many Requests: at most {most} open streams from one address.\n")
-        if self.client_games[client, game_id] >= caps.streams_per_address_game:
+        # A club night's phones all sit behind the club's one router: the night is held to its own
+        # cap (as a game is), not to one address's share of a game.
+        if not game_id.startswith(NIGHT_PREFIX) and self.client_games[client, game_id] >= caps.streams_per_address_game:
             most = caps.streams_per_address_game
             raise Refused(429, f"Too Many Requests: at most {most} open streams on one game from one address.\n")
         # Counted before the first read, so that streams opened at once cannot pass a cap together.

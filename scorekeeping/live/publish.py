@@ -18,9 +18,12 @@ def announce(game: Game) -> None:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk} {game.live_version}"])
 
 
+NIGHT_PREFIX = "night:"
+
+
 def night_key(club_id: str, night_id: int) -> str:
     """A club night's channel among the games' (a game's id never holds a colon)."""
-    return f"night:{club_id}:{night_id}"
+    return f"{NIGHT_PREFIX}{club_id}:{night_id}"
 
 
 def announce_night(club_id: str, night_id: int, version: int) -> None:

@@ -11,8 +11,10 @@
   var retryTimer = null;
 
   function fetchChanges() {
-    var poller = document.getElementById("poller");
-    if (poller) htmx.trigger(poller, "changed");
+    // The table's #poller; a club night's page and a room screen mark theirs data-live-poller.
+    document.querySelectorAll("#poller, [data-live-poller]").forEach(function (poller) {
+      htmx.trigger(poller, "changed");
+    });
   }
   function streaming(open) { streamOpen = open; document.body.classList.toggle("streaming", open); }
   document.addEventListener("htmx:sseOpen", function () { streaming(true); });

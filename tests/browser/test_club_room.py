@@ -58,3 +58,28 @@ def test_the_room_screen_follows_the_tables_by_push_in_type_read_across_a_room(t
     expect(card).to_contain_text(f"leads: {winner} 0")
     assert errors == [], errors
     context.close()
+
+
+def test_a_room_screen_without_its_stream_asks_every_five_seconds(table_server, browser):
+    """A stream refused (a buffering proxy, the per-address cap of a hundred phones behind one
+    router) leaves the screen asking for what changed instead, as the table does."""
+    base = table_server.url
+    club = _call(base, "POST", "/api/clubs/", {"name": "De Joker"}, {})
+    organiser = {"X-Club-Token": club["organiser_token"]}
+    night = _call(base, "POST", f"/api/clubs/{club['id']}/nights/", {"sittings": 1}, organiser)
+    names = {"names": ["Ana", "Ben", "Cy"]}
+    _call(base, "PUT", f"/api/clubs/{club['id']}/nights/{night['id']}/present/", names, organiser)
+    table = _call(base, "POST", f"/api/clubs/{club['id']}/nights/{night['id']}/sittings/", {}, organiser)["tables"][0]
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = context.new_page()
+    screen.route("**/events/**", lambda route: route.fulfill(status=429, body="too many streams"))
+    screen.goto(f"{base}/c/{club['id']}/nights/{night['id']}/room/")
+    card = screen.locator(".room-table-card")
+    expect(card).to_contain_text("round 0 of 7 played")
+    token = re.search(r"/join/([^/]+)/$", table["game"]["edit_url"]).group(1)
+    winner, *others = table["players"]
+    body = {"number": 1, "winner": winner, "points": dict.fromkeys(others, 5)}
+    _call(base, "POST", f"/api/games/{table['game']['id']}/rounds/", body, {"X-Game-Token": token})
+    expect(card).to_contain_text("round 1 of 7 played", timeout=8000)  # the next ask, within 5 s
+    expect(screen.locator("body.streaming")).to_have_count(0)
+    context.close()
