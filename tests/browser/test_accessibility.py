@@ -7,6 +7,7 @@ wild", "Remove Seven of clubs") say more than the symbols they show ("A♣").
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,9 +103,15 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
     night = night_create(club=club, ruleset="mexican", sittings=2)
     night_present(night=night, names=["Ana", "Ben", "Cy", "Dee", "Eve"])
     sitting_draw(night=night, organiser_token=organiser)
+    waiting = night_create(club=club, ruleset="mexican", sittings=2)  # checked in, not drawn yet
+    night_present(night=waiting, names=["Ana", "Ben", "Cy"])
 
     def club_as_organiser() -> None:
         page.goto(f"{base}/c/{club.pk}/join/{organiser}/")  # the organiser's forms and every edit link
+
+    def i_am_ben() -> None:
+        page.get_by_role("button", name=re.compile("Ben")).click()
+        expect(page.locator("#me-title")).to_be_visible()  # no sitting drawn: the phone waits here
 
     pages = {
         "home": base + "/",
@@ -120,6 +127,10 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         "offline": base + "/offline/",
         "club, as the organiser": club_as_organiser,
         "room screen": f"{base}/c/{club.pk}/nights/{night.pk}/room/",
+        "club night, who are you": f"{base}/c/{club.pk}/nights/{waiting.pk}/",
+        "club night, I am Ben": i_am_ben,
+        "season": f"{base}/c/{club.pk}/season/?best=0",  # with a field's error shown
+        "a game's room screen": ended.rstrip("/") + "/room/",
     }
     found: dict[str, list[str]] = {}
     for name, where in pages.items():

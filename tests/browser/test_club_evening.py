@@ -25,7 +25,8 @@ from playwright.sync_api import expect
 from referee.engine import find_rules, parse_cards, score_hand
 from referee.engine.clubs import pair, repeated
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, MEASURE
+from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,6 +44,21 @@ def call(base, method, path, body=None, headers=None):
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read() or b"null")
+
+
+def on_a_phone(page, name):
+    """Held in one hand at 360 to 430 px: no sideways scroll, every control thumb-sized and named;
+    screenshots (light and dark) when measuring."""
+    assert_no_sideways_scroll(page)
+    assert_thumb_sized(page)
+    assert_all_controls_named(page)
+    if MEASURE:
+        folder = ARTIFACTS / "screenshots"
+        folder.mkdir(parents=True, exist_ok=True)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
+        page.emulate_media(color_scheme="light")
 
 
 def edit_token(table):
@@ -75,6 +91,7 @@ def test_a_club_evening_of_thirteen_players_three_sittings_and_a_season(table_se
     organiser = open_page(browser, PHONE, errors)
     organiser.goto(club["organiser_url"])
     expect(organiser.get_by_role("heading", name="De Joker")).to_be_visible()
+    expect(organiser.locator("details", has_text="Add, rename or retire members")).to_have_attribute("open", "")
     organiser.get_by_label("New members: one name a line (paste a list)").fill("\n".join(MEMBERS))
     organiser.get_by_role("button", name="Add", exact=True).click()
     expect(organiser.get_by_text("The club has 12 members.")).to_be_visible()
@@ -87,6 +104,7 @@ def test_a_club_evening_of_thirteen_players_three_sittings_and_a_season(table_se
         organiser.get_by_role("checkbox", name=name, exact=True).check()
     organiser.get_by_role("button", name="Check in").click()
     expect(organiser.get_by_text("12 players are here.")).to_be_visible()
+    on_a_phone(organiser, "club-organiser")
 
     # Ben's phone: one tap a night.
     ben = open_page(browser, PHONE, errors)
@@ -95,6 +113,7 @@ def test_a_club_evening_of_thirteen_players_three_sittings_and_a_season(table_se
     ben.get_by_role("button", name="I am Ben").click()
     expect(ben.get_by_role("heading", name="You are Ben")).to_be_visible()
     expect(ben.locator("body.streaming")).to_have_count(1)  # the night's stream is open: the draw comes by push
+    on_a_phone(ben, "club-night-ben")
 
     room = open_page(browser, {"width": 1920, "height": 1080}, errors)
     room.goto(f"{base}/c/{club['id']}/nights/{night_id}/room/")
@@ -177,6 +196,7 @@ def test_a_club_evening_of_thirteen_players_three_sittings_and_a_season(table_se
     organiser.goto(f"{base}/c/{club['id']}/season/")
     rows = organiser.locator("table.board tbody tr")
     expect(rows).to_have_count(13)
+    on_a_phone(organiser, "club-season")
     season = call(base, "GET", f"{api}/season/")["standings"]
     firsts = {r["player"]: r["percent"] for r in night["standings"]}
     seconds = {r["player"]: r["percent"] for r in second_night["standings"]}
