@@ -336,3 +336,16 @@ def test_too_few_present_is_said_in_words(api, club):
     url = night_with(api, club, ["Ana"])
     answer = api.call("post", f"{url}/sittings/", {}, token=club["organiser_token"], status=400).json()
     assert "1 player present: a table of this game needs at least 2" in str(answer)
+
+
+def test_creating_clubs_is_limited_as_games_are_and_a_draws_games_never_count(api, client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "create": (2, 3600)}
+    api.call("post", "/api/clubs/", {"name": ""}, status=400)  # a refused club is not counted
+    made = api.call("post", "/api/clubs/", {"name": "De Joker"}, status=201).json()
+    url = night_with(api, made, NAMES[:12])  # three tables of four: three new games
+    api.call("post", f"{url}/sittings/", {}, token=made["organiser_token"], status=201)
+    assert Game.objects.count() == 3
+    api.call("post", "/api/clubs/", {"name": "Second"}, status=201)  # the draw's games did not count
+    refused = api.call("post", "/api/clubs/", {"name": "Third"}, status=429).json()
+    assert "Too many" in refused["detail"] and Club.objects.count() == 2
+    assert client.post("/api/games/", {"players": ["A", "B"]}, content_type="application/json").status_code == 429
