@@ -83,3 +83,24 @@ def test_a_room_screen_without_its_stream_asks_every_five_seconds(table_server, 
     expect(card).to_contain_text("round 1 of 7 played", timeout=8000)  # the next ask, within 5 s
     expect(screen.locator("body.streaming")).to_have_count(0)
     context.close()
+
+
+def test_a_games_room_screen_reads_from_across_the_room_and_follows_by_push(table_server, browser):
+    base = table_server.url
+    game = _call(base, "POST", "/api/games/", {"players": ["Ana", "Ben", "Cy"], "first_dealer": "Ana"}, {})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = context.new_page()
+    screen.goto(f"{base}/g/{game['id']}/room/")
+    expect(screen.locator("#room-round")).to_have_text("Round 1 of 7")
+    expect(screen.locator("body.streaming")).to_have_count(1)
+    sizes = screen.evaluate(
+        "() => ['.room .announce dd', '.room-table td', '#room-round', '.room .announce .big'].map("
+        "s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"
+    )
+    assert min(sizes) >= 27 and sizes[2] >= 48 and sizes[3] >= 64, sizes  # 4 m away
+    assert screen.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    body = {"number": 1, "winner": "Ben", "points": {"Ana": 10, "Cy": 5}}
+    _call(base, "POST", f"/api/games/{game['id']}/rounds/", body, {"X-Game-Token": game["edit_token"]})
+    expect(screen.locator("#room-round")).to_have_text("Round 2 of 7", timeout=3000)  # by push
+    expect(screen.locator(".room-table tbody tr").first).to_contain_text("Ben")
+    context.close()
