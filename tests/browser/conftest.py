@@ -1,6 +1,7 @@
 """Browser tests: Playwright driving Debian's Chromium at phone size, against a live server."""
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,32 @@ def table_server(django_db_setup, tmp_path_factory):
     folder = tmp_path_factory.mktemp("table-server")
     with serving(folder, database_url(connection.settings_dict), workers=2, migrate=False) as (port, log):
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}", log=log)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_before_the_flush(request):
+    """After a test that holds a database for its server, before the database is emptied: every
+    browser context the test left open is closed (its pages stop asking), and the server's
+    requests still on their way finish. Emptying (a TRUNCATE of every table) while a server
+    process still reads two of them can deadlock with it (CI saw it once)."""
+    if request.node.get_closest_marker("django_db"):
+        request.getfixturevalue("_django_db_helper")  # set up first, so emptied after this
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or not request.node.get_closest_marker("django_db"):
+        return
+    busy = (
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        " AND (state = 'idle in transaction' OR (state = 'active' AND query NOT ILIKE 'LISTEN%'))"
+    )
+    deadline = time.monotonic() + 10
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(busy)
+            if cursor.fetchone()[0] == 0 or time.monotonic() > deadline:
+                return
+            time.sleep(0.02)  # polling a condition: the server's own requests end by themselves
