@@ -9,7 +9,6 @@ field it is about (``hands.Ben``, ``points.Cy``, ``buys.Dee``, ``winner``, ``cut
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -19,15 +18,9 @@ from .errors import RefereeError
 from .i18n import _, ngettext
 from .rulesets import Rules, variant_named
 from .scoring import CardPoints, HandSize, card_score, card_values, hand_left_size, possible_total, step, total_bounds
-from .words import names_and, values_or
+from .words import name_key, names_and, values_or
 
 CardsInput = str | Sequence[str]
-
-
-def name_key(text: str) -> str:
-    """What two names must share to be the same player: white space folded, composed (NFC), casefolded."""
-    clean = unicodedata.normalize("NFC", " ".join(text.split()))
-    return unicodedata.normalize("NFC", clean.casefold())
 
 
 def dealer_seat(first_dealer_seat: int, number: int, players: int) -> int:

@@ -1,7 +1,9 @@
-"""Lists in words, in the active language: ``Ana, Ben and Cy``, ``5, 10, 15 or 20``."""
+"""Lists in words, in the active language: ``Ana, Ben and Cy``, ``5, 10, 15 or 20``; and what a
+player's name is, kept and compared."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from .i18n import _
@@ -20,3 +22,13 @@ def values_or(values: Sequence[object]) -> str:
     if len(words) == 1:
         return words[0]
     return _("{values} or {last}").format(values=", ".join(words[:-1]), last=words[-1])
+
+
+def clean_name(text: str) -> str:
+    """A player's name as it is kept: white space folded, composed (NFC), so "é" typed either way is one name."""
+    return unicodedata.normalize("NFC", " ".join(text.split()))
+
+
+def name_key(text: str) -> str:
+    """What two names must share to be the same player: kept as above, then case folded ("ANA" is Ana)."""
+    return unicodedata.normalize("NFC", clean_name(text).casefold())

@@ -23,10 +23,12 @@ from referee.api import ERROR
 from referee.engine.clubs import SCORINGS
 from referee.serializers import FlagField, InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
+from scorekeeping.api.stories import STORY, profile_data
 from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
 from scorekeeping.links import edit_path, view_path
 from scorekeeping.models import Club, Night
 from scorekeeping.selectors.clubs import club_get, night_get, night_results, night_tables, season
+from scorekeeping.selectors.stories import member_story
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
     MAX_SITTINGS,
@@ -180,7 +182,8 @@ class MembersView(APIView):
 
 
 class MemberView(APIView):
-    """Rename a member (their history goes with them), or retire one (kept in the history)."""
+    """A member's profile; rename a member (their history goes with them), or retire one (kept in
+    the history)."""
 
     class InputSerializer(InputSerializer):
         """A member's new name."""
@@ -189,6 +192,11 @@ class MemberView(APIView):
             ref_name = "MemberRenameInput"
 
         name = TextField(max_length=200, trim_whitespace=False)
+
+    @extend_schema(responses={200: STORY, 404: ERROR})
+    def get(self, request: Request, club_id: str, name: str) -> Response:
+        """A member's profile: games, wins, totals, rounds gone out, streak, head to head..."""
+        return Response(profile_data(member_story(club_get(club_id=club_id), name)))
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
     def patch(self, request: Request, club_id: str, name: str) -> Response:

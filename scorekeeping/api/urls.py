@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scorekeeping.api import clubs, games, rounds
+from scorekeeping.api import clubs, games, rounds, stories
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
 
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/games/<game:game_id>/", games.GameView.as_view(), name="api-game"),
     path("api/games/<game:game_id>/rounds/", rounds.RoundsView.as_view(), name="api-rounds"),
     path("api/games/<game:game_id>/rounds/<int:number>/", rounds.RoundView.as_view(), name="api-round"),
+    path("api/games/<game:game_id>/recap/", stories.RecapView.as_view(), name="api-recap"),
     path("api/games/<game:game_id>/standings/", games.StandingsView.as_view(), name="api-standings"),
     path("api/games/<game:game_id>/history/", games.HistoryView.as_view(), name="api-history"),
     path("api/games/<game:game_id>/undo/", games.UndoView.as_view(), name="api-undo"),
@@ -21,6 +22,7 @@ urlpatterns = [
     path("api/clubs/<club:club_id>/", clubs.ClubView.as_view(), name="api-club"),
     path("api/clubs/<club:club_id>/members/", clubs.MembersView.as_view(), name="api-club-members"),
     path("api/clubs/<club:club_id>/members/<path:name>/", clubs.MemberView.as_view(), name="api-club-member"),
+    path("api/clubs/<club:club_id>/records/", stories.RecordsView.as_view(), name="api-club-records"),
     path("api/clubs/<club:club_id>/season/", clubs.SeasonView.as_view(), name="api-club-season"),
     path("api/clubs/<club:club_id>/nights/", clubs.NightsView.as_view(), name="api-club-nights"),
     path("api/clubs/<club:club_id>/nights/<int:night_id>/", clubs.NightView.as_view(), name="api-club-night"),

@@ -23,7 +23,6 @@ from scorekeeping.services.drafts import (
 from scorekeeping.services.edit_links import game_token_replace
 from scorekeeping.services.games import (
     MAX_NAME,
-    clean_name,
     game_again,
     game_create,
     holds_control_characters,
@@ -37,7 +36,6 @@ __all__ = [
     "MAX_NAME",
     "CardsInput",
     "DraftStatus",
-    "clean_name",
     "draft_ahead",
     "draft_current",
     "draft_discard",

@@ -25,9 +25,11 @@ from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, UnknownVariant, find_rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
+from referee.engine.words import clean_name
+from referee.engine.words import name_key as member_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
-from scorekeeping.services.games import clean_name, game_create, holds_control_characters
+from scorekeeping.services.games import game_create, holds_control_characters
 from scorekeeping.services.tokens import new_token, token_hash
 from scorekeeping.services.versioning import night_touch
 
@@ -46,11 +48,6 @@ def table_token(organiser_token: str, table: ClubTable | tuple[int, int, int]) -
     place = (table.sitting.night_id, table.sitting.number, table.number) if isinstance(table, ClubTable) else table
     digest = hmac.new(organiser_token.encode(), "table:{}:{}:{}".format(*place).encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-
-def member_key(name: str) -> str:
-    """A name as names are compared: composed (NFC), white space folded, case folded."""
-    return clean_name(name).casefold()
 
 
 def _name(value: object, field: str) -> str:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.engine.rounds import name_key
+from referee.engine.words import name_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Draft, DraftHand, Game, Player, Round, Seat
 from scorekeeping.services.rounds import CardsInput, refuse_number, round_preview, round_record

@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
-from referee.engine.rounds import draw_for_dealer, name_key
+from referee.engine.rounds import draw_for_dealer
+from referee.engine.words import clean_name, name_key
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game, Player
 from scorekeeping.services.tokens import new_token, token_hash
@@ -22,11 +23,6 @@ def holds_control_characters(text: str) -> bool:
     """Control characters or lone surrogates: no name or card holds them, and a database may
     refuse them (PostgreSQL stores no NUL byte in text or JSON)."""
     return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
-
-
-def clean_name(text: str) -> str:
-    """A name as it is kept: white space folded, composed (NFC), so "é" typed either way is one name."""
-    return unicodedata.normalize("NFC", " ".join(text.split()))
 
 
 def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
