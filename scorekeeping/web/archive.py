@@ -44,7 +44,7 @@ def chart(game: Game) -> dict[str, object]:
     }
 
 
-def _listed(request: HtmxHttpRequest) -> tuple[list[str] | None, int]:
+def listed(request: HtmxHttpRequest) -> tuple[list[str] | None, int]:
     """Which games the server-wide lists show: all, or with ``PRIVATE_LISTS`` (a server open to
     the internet, where every view link listed would be a public one) only this phone's."""
     if settings.PRIVATE_LISTS:
@@ -55,7 +55,7 @@ def _listed(request: HtmxHttpRequest) -> tuple[list[str] | None, int]:
 
 @require_safe
 def games(request: HtmxHttpRequest) -> HttpResponse:
-    ids, total = _listed(request)
+    ids, total = listed(request)
     summaries = games_summaries(limit=GAMES_LISTED, ids=ids)
     context = {"summaries": summaries, "total": total, "limit": GAMES_LISTED, "private": ids is not None}
     return render(request, "scorekeeping/games.html", context)
@@ -63,7 +63,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def players(request: HtmxHttpRequest) -> HttpResponse:
-    ids, total = _listed(request)
+    ids, total = listed(request)
     records = player_records(limit=GAMES_IN_RECORDS, ids=ids)
     context = {"records": records, "total": total, "limit": GAMES_IN_RECORDS, "private": ids is not None}
     return render(request, "scorekeeping/players.html", context)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
+from referee.engine.stories import recap
 from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.changes import change_line
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
@@ -35,6 +36,7 @@ from scorekeeping.selectors import (
     game_rounds,
     game_standings,
 )
+from scorekeeping.selectors.stories import played
 from scorekeeping.services import (
     DraftStatus,
     draft_ahead,
@@ -47,6 +49,7 @@ from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
 from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
 from scorekeeping.web.presentation import DraftLine, announcement, board_rows, draft_line, draft_waiting
+from scorekeeping.web.recap import recap_lines
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
 # old one unreachable long before that, so this only bounds the cache's memory.
@@ -131,6 +134,11 @@ class Table:
     def history(self) -> list[tuple[Change, str]]:
         return [(c, change_line(self.rules, c)) for c in game_history(game=self.game)]
 
+    def story(self) -> list[str]:
+        """The recap of a finished game in words (the table shows it under the final places)."""
+        _headline, lines = recap_lines(recap(played(self.filled)), _(self.rules.round_word))
+        return lines
+
     def speech(self) -> str:
         return announcement(self.current, self.rules.last_round) if self.current else ""
 
@@ -178,6 +186,7 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "round_word": _(rules.round_word),
         "can_edit": editable,
         "speech": SimpleLazyObject(table.speech),
+        "recap_lines": SimpleLazyObject(table.story),
         "history": SimpleLazyObject(table.history),
         "story": SimpleLazyObject(lambda: chart(table.filled)),
         "rounds_played": SimpleLazyObject(lambda: table.rounds_played),

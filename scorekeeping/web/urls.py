@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, clubs, games, nights, pwa, room, rounds, table
+from scorekeeping.web import archive, clubs, games, nights, pwa, recap, room, rounds, stories, table
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -14,10 +14,15 @@ urlpatterns = [
     path("games/", archive.games, name="games"),
     path("games/import/", archive.import_game, name="game-import"),
     path("players/", archive.players, name="players"),
+    path("players/<path:name>/", stories.player, name="player"),
+    path("records/", stories.server_records, name="records"),
     path("g/<game:game_id>/export.json", archive.export_json, name="export-json"),
     path("g/<game:game_id>/export.csv", archive.export_csv, name="export-csv"),
     path("g/<game:game_id>/sheet/", archive.sheet, name="sheet"),
     path("g/<game:game_id>/room/", room.game_room, name="game-room"),
+    path("g/<game:game_id>/recap/", recap.recap_page, name="recap"),
+    path("g/<game:game_id>/recap.svg", recap.recap_svg, name="recap-svg"),
+    path("g/<game:game_id>/recap.png", recap.recap_image, name="recap-png"),
     path("g/<game:game_id>/", table.table, name="table"),
     path("g/<game:game_id>/rounds/", rounds.round_new, name="round-new"),
     path("g/<game:game_id>/rounds/<int:number>/", rounds.round_edit, name="round-edit"),
@@ -37,6 +42,8 @@ urlpatterns = [
     path("c/<club:club_id>/nights/<int:night_id>/go/", nights.night_go, name="club-night-go"),
     path("c/<club:club_id>/nights/<int:night_id>/room/", clubs.room, name="club-room"),
     path("c/<club:club_id>/season/", clubs.club_season, name="club-season"),
+    path("c/<club:club_id>/records/", stories.club_records, name="club-records"),
+    path("c/<club:club_id>/members/<path:name>/", stories.club_member, name="club-member"),
     path("c/<club:club_id>/members/", clubs.members, name="club-members"),
     path("c/<club:club_id>/nights/new/", clubs.night_new, name="club-night-new"),
     path("c/<club:club_id>/nights/<int:night_id>/present/", clubs.present, name="club-present"),

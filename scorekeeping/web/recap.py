@@ -1,0 +1,179 @@
+"""A game's recap (``referee.engine.stories.recap``) in the table's language: on the table when
+the game ends, on a page of its own with Open Graph tags (a shared link shows the recap), and as
+an image: SVG drawn here, and PNG for messengers that show no SVG (drawn with Pillow from the same
+lines, in its bundled font: no system library needed)."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from dataclasses import dataclass
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+from PIL import Image, ImageDraw, ImageFont
+
+from referee.engine.stories import Recap, recap
+from referee.engine.words import names_and
+from referee.htmx import HtmxHttpRequest
+from scorekeeping.links import share_url
+from scorekeeping.models import Game
+from scorekeeping.selectors import game_get
+from scorekeeping.selectors.stories import played
+
+WIDTH, HEIGHT = 1200, 630  # the size Open Graph previews are drawn at
+IMAGE_SECONDS = 60  # how long a browser or a messenger may keep an image of a game still played
+
+
+@dataclass(frozen=True)
+class Told:
+    game: Game
+    recap: Recap
+    headline: str
+    lines: list[str]
+
+
+def recap_lines(told: Recap, round_word: str) -> tuple[str, list[str]]:
+    """The headline and the story, in words."""
+    if not told.winners:
+        headline = _("The game is not over yet")
+    elif len(told.winners) == 1:
+        headline = _("{name} wins with {total}").format(name=told.winners[0], total=told.places[0][2])
+    else:
+        headline = _("{names} share the win with {total}").format(
+            names=names_and(told.winners), total=told.places[0][2]
+        )
+    lines = []
+    if told.winners and told.deciding_round is not None:
+        names = names_and(told.winners)
+        last = told.round_best[-1][0] if told.round_best else told.deciding_round
+        if told.deciding_round == 1:
+            lines.append(_("{names} led from the first {word} to the last.").format(names=names, word=round_word))
+        elif told.deciding_round == last:
+            lines.append(
+                _("{word} {n} decided it, at the very end.").format(word=round_word.capitalize(), n=told.deciding_round)
+            )
+        else:
+            lines.append(
+                _("{word} {n} decided it: {names} led from there to the end.").format(
+                    word=round_word.capitalize(), n=told.deciding_round, names=names
+                )
+            )
+    if told.comeback is not None:
+        lines.append(
+            _("{name} came back from {points} behind after {word} {n}.").format(
+                name=told.comeback.player, points=told.comeback.deficit, word=round_word, n=told.comeback.round
+            )
+        )
+    if told.biggest_swing is not None:
+        swing = told.biggest_swing
+        lines.append(
+            _("The biggest swing came in {word} {n}: {gainer} gained {points} on {loser}.").format(
+                word=round_word, n=swing.round, gainer=swing.gainer, points=swing.points, loser=swing.loser
+            )
+        )
+    outs: dict[str, int] = {}
+    for _number, names in told.round_best:
+        for name in names:
+            outs[name] = outs.get(name, 0) + 1
+    if outs:
+        most = max(outs.values())
+        best = names_and([n for n, c in outs.items() if c == most])
+        lines.append(_("{names}: the best in {n} of {total}.").format(names=best, n=most, total=len(told.round_best)))
+    return headline, lines
+
+
+def told_game(game_id: str) -> Told:
+    game = game_get(game_id=game_id)
+    told = recap(played(game))
+    headline, lines = recap_lines(told, _(game.rules.round_word))
+    return Told(game, told, headline, lines)
+
+
+@require_safe
+def recap_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    told = told_game(game_id)
+    context = {
+        "told": told,
+        "image_url": share_url(request, f"/g/{game_id}/recap.png"),
+        "page_url": share_url(request, f"/g/{game_id}/recap/"),
+        "width": WIDTH,
+        "height": HEIGHT,
+    }
+    return render(request, "stories/recap.html", context)
+
+
+def _image(response: HttpResponse, told: Told) -> HttpResponse:
+    if not told.recap.winners:  # the story goes on: kept briefly
+        patch_cache_control(response, public=True, max_age=IMAGE_SECONDS)
+    else:  # a finished game's story stays as it is, unless a round is corrected
+        patch_cache_control(response, public=True, max_age=3600)
+    return response
+
+
+@require_safe
+def recap_svg(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    told = told_game(game_id)
+    places = [(186 + 48 * i, row) for i, row in enumerate(told.recap.places[:6])]
+    wrapped = [part for line in told.lines for part in textwrap.wrap(line, 40)][:10]
+    context = {
+        "told": told,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "places": places,
+        "lines": [(186 + 38 * i, part) for i, part in enumerate(wrapped)],
+    }
+    svg = render_to_string("stories/recap.svg", context, request=request)
+    return _image(HttpResponse(svg, content_type="image/svg+xml; charset=utf-8"), told)
+
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+def _font(size: int) -> Font:
+    return ImageFont.load_default(size=size)
+
+
+def recap_png(told: Told) -> bytes:
+    """The recap as a PNG, 1200x630: the headline, the places, the story."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), "#0b6e4f")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((24, 24, WIDTH - 24, HEIGHT - 24), fill="#f6f4ee")
+    draw.text((64, 56), told.headline, fill="#0b6e4f", font=_font(56))
+    y = 150
+    for place, name, total in told.recap.places[:6]:
+        draw.text((64, y), f"{place}. {name}", fill="#1b1b1b", font=_font(36))
+        draw.text((520, y), str(total), fill="#1b1b1b", font=_font(36), anchor="ra")
+        y += 48
+    y = 150
+    for line in told.lines:
+        for part in _wrapped(draw, line, _font(28), WIDTH - 600 - 64):
+            draw.text((600, y), part, fill="#333333", font=_font(28))
+            y += 38
+        y += 14
+    draw.text((64, HEIGHT - 80), told.game.rules.display_name, fill="#555555", font=_font(26))
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def _wrapped(
+    draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int
+) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and draw.textlength(f"{lines[-1]} {word}", font=font) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+@require_safe
+def recap_image(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    told = told_game(game_id)
+    return _image(HttpResponse(recap_png(told), content_type="image/png"), told)

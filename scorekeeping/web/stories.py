@@ -1,0 +1,87 @@
+"""The players' stories as pages: a player's profile and the records, of a club (its members) or
+of this server (names, across the games the server-wide lists show)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from referee.engine.stories import (
+    COMEBACK,
+    HIGHEST_ROUND,
+    LONGEST_STREAK,
+    LOWEST_TOTAL,
+    MOST_OUT,
+    PlayedGame,
+    Profile,
+    Record,
+    profile,
+    records,
+)
+from referee.htmx import HtmxHttpRequest
+from scorekeeping.errors import NotFound
+from scorekeeping.models import Club
+from scorekeeping.selectors.stories import club_games, known_name, member_story, server_games
+from scorekeeping.web.archive import listed
+from scorekeeping.web.charts import Series, totals_svg
+
+
+def _titled(found: list[Record]) -> list[tuple[str, Record]]:
+    """Each record with its title in the page's language."""
+    titles = {
+        LOWEST_TOTAL: _("Lowest game total"),
+        HIGHEST_ROUND: _("Highest penalty in one round"),
+        MOST_OUT: _("Most rounds gone out in one game"),
+        LONGEST_STREAK: _("Longest win streak"),
+        COMEBACK: _("Biggest comeback (points behind, then won)"),
+    }
+    return [(titles[r.title], r) for r in found]
+
+
+def _context(found: Profile) -> dict[str, object]:
+    chart = None
+    if len(found.rolling_average) > 1:
+        series = [Series(_("Average of the last 5 games"), [round(v) for v in found.rolling_average])]
+        numbers = list(range(1, len(found.rolling_average) + 1))
+        chart = totals_svg(numbers, series, title=_("Rolling average, game by game"), round_word=_("Games"))
+    return {"profile": found, "chart": chart}
+
+
+@require_safe
+def club_member(request: HtmxHttpRequest, club_id: str, name: str) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    try:
+        found = member_story(club, name)
+    except NotFound:
+        raise Http404 from None
+    context = {"club": club, **_context(found)}
+    return render(request, "stories/profile.html", context)
+
+
+@require_safe
+def club_records(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    context = {"club": club, "records": _titled(records(club_games(club)))}
+    return render(request, "stories/records.html", context)
+
+
+def _server_games(request: HtmxHttpRequest) -> list[PlayedGame]:
+    ids, _total = listed(request)
+    return server_games(ids)
+
+
+@require_safe
+def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    games = _server_games(request)
+    known = known_name(games, name)
+    if known is None:
+        raise Http404
+    context = _context(profile(known, games))
+    return render(request, "stories/profile.html", context)
+
+
+@require_safe
+def server_records(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "stories/records.html", {"records": _titled(records(_server_games(request)))})

@@ -1,0 +1,103 @@
+"""The players' stories as pages: a finished game's recap (on the table, on its own page with its
+Open Graph tags, as SVG and PNG), a profile and the records, of a club and of this server."""
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+pytestmark = pytest.mark.django_db
+
+JSON = "application/json"
+
+
+def finished_game(client, players=("Ana", "Ben", "Cy")):
+    """Mexican to the end: Ben goes out in round 1 (Ana 40, Cy 5), then Ana every round (Ben 10,
+    Cy 5; round 7: Ben and Cy type 65 and 70): Ana 40, Ben 50 + 65, Cy 30 + 70."""
+    a, b, c = players
+    made = client.post("/api/games/", {"players": list(players), "first_dealer": a}, content_type=JSON).json()
+    token = {"X-Game-Token": made["edit_token"]}
+    rounds = [(b, {a: 40, c: 5})] + [(a, {b: 10, c: 5})] * 5 + [(a, {b: 65, c: 70})]
+    for number, (winner, points) in enumerate(rounds, start=1):
+        body = {"number": number, "winner": winner, "points": points}
+        answer = client.post(f"/api/games/{made['id']}/rounds/", body, content_type=JSON, headers=token)
+        assert answer.status_code == 201, answer.content
+    return made
+
+
+def test_the_recap_on_the_table_on_its_page_and_as_pictures(client):
+    made = finished_game(client)
+    table = client.get(f"/g/{made['id']}/").content.decode()
+    # After round 1 Ana had 40 and Ben 0: 40 behind. After round 6 Cy led (Ana 40, Ben 50, Cy 30);
+    # round 7 gave Cy 70 and Ana the lead. Ana went out in six rounds, Ben in one.
+    assert "Ana came back from 40 behind after round 1." in table
+    assert "Round 7 decided it, at the very end." in table
+    assert "The biggest swing came in round 7: Ana gained 70 on Cy." in table and "Ana: the best in 6 of 7." in table
+    assert f'href="/g/{made["id"]}/recap/"' in table
+    page = client.get(f"/g/{made['id']}/recap/").content.decode()
+    assert '<h1 id="recap-title">Ana wins with 40</h1>' in page
+    og = dict(re.findall(r'<meta property="og:([a-z:]+)" content="([^"]*)"', page))
+    assert og["title"] == "Ana wins with 40"
+    assert og["image"] == f"http://testserver/g/{made['id']}/recap.png"
+    assert (og["image:width"], og["image:height"]) == ("1200", "630")
+    assert "came back from 40 behind" in og["description"]
+    svg = client.get(f"/g/{made['id']}/recap.svg")
+    assert svg["Content-Type"].startswith("image/svg+xml") and "Ana wins with 40" in svg.content.decode()
+    assert "public" in svg["Cache-Control"]
+    png = client.get(f"/g/{made['id']}/recap.png")
+    assert png["Content-Type"] == "image/png"
+    image = Image.open(io.BytesIO(png.content))
+    assert image.size == (1200, 630) and image.format == "PNG"
+    assert client.get("/g/nosuchgame0/recap.png").status_code == 404
+
+
+def test_the_recap_speaks_the_tables_language(client):
+    made = finished_game(client)
+    page = client.get(f"/g/{made['id']}/recap/", headers={"Accept-Language": "nl"}).content.decode()
+    assert "Ana wint met 40" in page
+
+
+def test_a_names_profile_and_the_records_of_this_server(client):
+    finished_game(client)
+    finished_game(client, ("ana", "Ben", "Dee"))  # "ana" is Ana: names are compared without case
+    page = client.get("/players/ANA/")
+    assert page.status_code == 200
+    found = page.context["profile"]
+    assert (found.name, found.games, found.wins, found.rounds_out) == ("ana", 2, 2, 12)
+    html = page.content.decode()
+    assert 'href="/players/Ben/"' in html and "<svg" in html  # head to head, and the rolling average
+    assert client.get("/players/Nobody/").status_code == 404
+    records = client.get("/records/").context["records"]
+    # Both games alike: Ana (written "ana" last) 40, Ben 115, Cy or Dee 100; Cy's and Dee's 70 in
+    # round 7 is the highest round (whose, the older game's: both were made now); Ana won both.
+    assert [(title, r.value) for title, r in records] == [
+        ("Lowest game total", 40),
+        ("Highest penalty in one round", 70),
+        ("Most rounds gone out in one game", 6),
+        ("Longest win streak", 2),
+        ("Biggest comeback (points behind, then won)", 40),
+    ]
+    assert [r.player for _title, r in records] == ["ana", records[1][1].player, "ana", "ana", "ana"]
+    assert records[1][1].player in ("Cy", "Dee")
+
+
+def test_a_club_members_profile_and_records_pages(client):
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type=JSON).json()
+    headers = {"X-Club-Token": made["organiser_token"]}
+    night = client.post(f"/api/clubs/{made['id']}/nights/", {"sittings": 1}, content_type=JSON, headers=headers).json()
+    base = f"/api/clubs/{made['id']}/nights/{night['id']}"
+    client.put(f"{base}/present/", {"names": ["Ana", "Ben"]}, content_type=JSON, headers=headers)
+    table = client.post(f"{base}/sittings/", {}, content_type=JSON, headers=headers).json()["tables"][0]
+    token = {"X-Game-Token": table["game"]["edit_url"].split("/join/")[1].strip("/")}
+    for number in range(1, 8):
+        body = {"number": number, "winner": "Ana", "points": {"Ben": 65 if number == 7 else 10}}
+        answer = client.post(f"/api/games/{table['game']['id']}/rounds/", body, content_type=JSON, headers=token)
+        assert answer.status_code == 201, answer.content
+    profile = client.get(f"/c/{made['id']}/members/ben/")
+    assert profile.status_code == 200 and profile.context["profile"].games == 1
+    assert f'href="/c/{made["id"]}/members/Ana/"' in profile.content.decode()
+    assert client.get(f"/c/{made['id']}/members/Zed/").status_code == 404
+    records = client.get(f"/c/{made['id']}/records/").content.decode()
+    assert "Most rounds gone out in one game" in records and f'href="/g/{table["game"]["id"]}/recap/"' in records
+    assert client.get("/records/").context["records"] == []  # a club's games stay in the club
