@@ -77,8 +77,8 @@ def recap_lines(told: Recap, round_word: str) -> tuple[str, list[str]]:
             )
         )
     outs: dict[str, int] = {}
-    for _number, names in told.round_best:
-        for name in names:
+    for _number, best_of_round in told.round_best:
+        for name in best_of_round:
             outs[name] = outs.get(name, 0) + 1
     if outs:
         most = max(outs.values())
