@@ -23,7 +23,7 @@ from referee.api import ERROR
 from referee.engine.clubs import SCORINGS
 from referee.serializers import FlagField, InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
-from scorekeeping.api.stories import STORY, profile_data
+from scorekeeping.api.stories import PROFILE, profile_data
 from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
 from scorekeeping.links import edit_path, view_path
 from scorekeeping.models import Club, Night
@@ -193,7 +193,7 @@ class MemberView(APIView):
 
         name = TextField(max_length=200, trim_whitespace=False)
 
-    @extend_schema(responses={200: STORY, 404: ERROR})
+    @extend_schema(responses={200: PROFILE, 404: ERROR})
     def get(self, request: Request, club_id: str, name: str) -> Response:
         """A member's profile: games, wins, totals, rounds gone out, streak, head to head..."""
         return Response(profile_data(member_story(club_get(club_id=club_id), name)))

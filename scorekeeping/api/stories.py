@@ -5,19 +5,119 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from referee.api import ERROR
+from referee.engine import RULESETS
 from referee.engine.stories import Profile, Recap, Record, recap, records
+from referee.serializers import InputSerializer, TextField
+from scorekeeping.access import check_organiser, creating
+from scorekeeping.api.representations import NewGameOutput
+from scorekeeping.api.writes import created
+from scorekeeping.errors import InvalidInput
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
 from scorekeeping.selectors.stories import club_games, played
+from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 
-STORY = inline_serializer("StoryAnswer", {"name": serializers.CharField()})
+SHEET_ORGANISER = OpenApiParameter(
+    "X-Club-Token", str, OpenApiParameter.HEADER, required=False, description="With ``club``: its organiser's token."
+)
+_S = serializers
+
+
+def _shape(name: str, fields: dict[str, Any], **kwargs: Any) -> Any:
+    return inline_serializer(name, fields, **kwargs)
+
+
+HEAD_TO_HEAD_FIELDS = (
+    "HeadToHead",
+    {
+        "opponent": _S.CharField(),
+        "games": _S.IntegerField(),
+        "ahead": _S.IntegerField(),
+        "behind": _S.IntegerField(),
+        "average_difference": _S.FloatField(),
+    },
+)
+RULESET_FIGURES_FIELDS = (
+    "RulesetFigures",
+    {
+        "ruleset": _S.CharField(),
+        "games": _S.IntegerField(),
+        "average": _S.FloatField(),
+        "best": _S.IntegerField(),
+        "worst": _S.IntegerField(),
+    },
+)
+PROFILE = _shape(
+    "Profile",
+    {
+        "name": _S.CharField(),
+        "games": _S.IntegerField(),
+        "wins": _S.IntegerField(),
+        "win_rate": _S.FloatField(),
+        "ruleset": _S.CharField(allow_null=True),
+        "average": _S.FloatField(allow_null=True),
+        "best": _S.IntegerField(allow_null=True),
+        "worst": _S.IntegerField(allow_null=True),
+        "by_ruleset": _shape(*RULESET_FIGURES_FIELDS, many=True),
+        "rounds_out": _S.IntegerField(),
+        "longest_streak": _S.IntegerField(),
+        "rolling_average": _S.ListField(child=_S.FloatField()),
+        "favourite_round": _S.IntegerField(allow_null=True),
+        "worst_round": _S.IntegerField(allow_null=True),
+        "head_to_head": _shape(*HEAD_TO_HEAD_FIELDS, many=True),
+        "rival": _S.CharField(allow_null=True),
+        "nemesis": _S.CharField(allow_null=True),
+    },
+)
+RECORD_FIELDS = (
+    "Record",
+    {
+        "title": _S.CharField(),
+        "ruleset": _S.CharField(),
+        "player": _S.CharField(),
+        "value": _S.IntegerField(),
+        "game": _S.CharField(),
+        "date": _S.DateField(),
+    },
+)
+RECORDS = _shape("Records", {"records": _shape(*RECORD_FIELDS, many=True)})
+RECAP = _shape(
+    "Recap",
+    {
+        "winner": _S.CharField(allow_null=True),
+        "winners": _S.ListField(child=_S.CharField()),
+        "places": _shape(
+            "RecapPlace", {"place": _S.IntegerField(), "player": _S.CharField(), "total": _S.IntegerField()}, many=True
+        ),
+        "deciding_round": _S.IntegerField(allow_null=True),
+        "biggest_swing": _shape(
+            "Swing",
+            {
+                "round": _S.IntegerField(),
+                "gainer": _S.CharField(),
+                "loser": _S.CharField(),
+                "points": _S.IntegerField(),
+            },
+            allow_null=True,
+        ),
+        "round_best": _shape(
+            "RoundBest", {"round": _S.IntegerField(), "players": _S.ListField(child=_S.CharField())}, many=True
+        ),
+        "comeback": _shape(
+            "Comeback",
+            {"player": _S.CharField(), "deficit": _S.IntegerField(), "round": _S.IntegerField()},
+            allow_null=True,
+        ),
+    },
+)
 
 
 def profile_data(found: Profile) -> dict[str, Any]:
@@ -84,7 +184,7 @@ class RecordsView(APIView):
     """A club's records, per ruleset: lowest game total, highest round, most rounds gone out in
     one game, longest win streak, biggest comeback; each with the player, the game and the date."""
 
-    @extend_schema(responses={200: STORY, 404: ERROR})
+    @extend_schema(responses={200: RECORDS, 404: ERROR})
     def get(self, request: Request, club_id: str) -> Response:
         return Response(records_data(records(club_games(club_get(club_id=club_id)))))
 
@@ -93,6 +193,54 @@ class RecapView(APIView):
     """A game's recap: the winner and places, the round that decided it, the biggest swing, each
     round's best player, a comeback if there was one."""
 
-    @extend_schema(responses={200: STORY, 404: ERROR})
+    @extend_schema(responses={200: RECAP, 404: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(recap_data(recap(played(game_get(game_id=game_id)))))
+
+
+class SheetImportView(APIView):
+    """An old paper score sheet (XLSX or CSV: a row per round, a column per player, names in the
+    first row) made a game of this server, or of a club with its organiser's token."""
+
+    parser_classes = [MultiPartParser]
+
+    class InputSerializer(InputSerializer):
+        class Meta:
+            ref_name = "SheetImportInput"
+
+        file = serializers.FileField(help_text="The sheet: XLSX or CSV (UTF-8), at most 256 KB.")
+        ruleset = serializers.ChoiceField(choices=list(RULESETS), default="mexican")
+        variants = serializers.ListField(child=TextField(max_length=40), max_length=10, default=list)
+        club = TextField(max_length=16, required=False, help_text="A club's id: the game is the club's (X-Club-Token).")
+        date = serializers.DateField(required=False, help_text="The club night's date (a club's game).")
+
+    @extend_schema(
+        request={"multipart/form-data": InputSerializer},
+        parameters=[SHEET_ORGANISER],
+        responses={201: NewGameOutput, 400: ERROR, 403: ERROR, 404: ERROR, 429: ERROR},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        upload = data["file"]
+        if upload.size > MAX_BYTES:
+            kb, most = upload.size // 1024, MAX_BYTES // 1024
+            raise InvalidInput(f"the file is {kb} KB; a score sheet is at most {most} KB", "file")
+        content = upload.read(MAX_BYTES + 1)
+        if "club" in data:
+            club = club_get(club_id=data["club"])
+            token = request.headers.get("X-Club-Token")
+            check_organiser(request, club, token)
+            game, edit = sheet_import(
+                data=content,
+                ruleset=data["ruleset"],
+                variants=data["variants"],
+                club=club,
+                organiser_token=token or "",
+                date=data.get("date"),
+            )
+        else:
+            with creating(request):
+                game, edit = sheet_import(data=content, ruleset=data["ruleset"], variants=data["variants"])
+        return created(request, game, edit)

@@ -6,6 +6,7 @@ from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it
 urlpatterns = [
     path("api/games/", games.GamesView.as_view(), name="api-games"),
     path("api/games/import/", games.ImportView.as_view(), name="api-import"),
+    path("api/games/import/sheet/", stories.SheetImportView.as_view(), name="api-import-sheet"),
     path("api/games/<game:game_id>/", games.GameView.as_view(), name="api-game"),
     path("api/games/<game:game_id>/rounds/", rounds.RoundsView.as_view(), name="api-rounds"),
     path("api/games/<game:game_id>/rounds/<int:number>/", rounds.RoundView.as_view(), name="api-round"),

@@ -95,6 +95,13 @@ def _members(club: Club, names: Sequence[str]) -> list[Member]:
     return members
 
 
+def members_of(club: Club, names: Sequence[str]) -> list[Member]:
+    """The members named, in order (made, or back from retirement, where needed), the club locked:
+    inside the caller's transaction."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    return _members(club, names)
+
+
 def members_add(*, club: Club, names: object) -> list[Member]:
     """Add the new names to the club (a retired member named again is back); every member after."""
     cleaned = _names(names)

@@ -1,0 +1,194 @@
+"""Old paper score sheets made games: a CSV or XLSX file opened into rows of plain values (what no
+paper sheet holds refused in words: a file too big, a formula, a date, merged cells, thousands of
+rows), read and checked by the engine (``referee.engine.sheets``), then recorded round by round
+by the services that record at the table, as a game of the server or of a club (a club night of
+one sitting, its date given).
+
+Hostile files: the size is bounded before anything is opened; an XLSX (a zip) is refused if its
+parts would unpack to more than ``MAX_UNPACKED`` or number more than ``MAX_PARTS``; openpyxl
+reads it with Python's XML parser (expat: entity expansion is refused); only the first sheet is
+read, at most ``MAX_ROWS`` rows and ``MAX_COLUMNS`` columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import zipfile
+from collections.abc import Sequence
+
+import openpyxl
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from referee.engine import RefereeError, UnknownVariant, find_rules
+from referee.engine.sheets import Refused, Value, read_sheet
+from scorekeeping.errors import InvalidInput
+from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
+from scorekeeping.services.clubs import MAX_NAME, members_of, table_token
+from scorekeeping.services.games import game_create
+from scorekeeping.services.rounds import round_record
+
+MAX_BYTES = 256 * 1024
+MAX_UNPACKED = 4 * 1024 * 1024
+MAX_PARTS = 200
+MAX_ROWS = 60
+MAX_COLUMNS = 12
+DATE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
+
+
+def _formula(text: str) -> Refused:
+    return Refused(_("a formula ({text}): type the number it shows").format(text=text[:40]))
+
+
+def _date() -> Refused:
+    return Refused(_("a date: a score sheet's cells hold points"))
+
+
+def _too_big(rows: int, columns: int) -> InvalidInput | None:
+    if rows > MAX_ROWS:
+        return InvalidInput(
+            _("the sheet has {n} rows; a score sheet has at most {most}").format(n=rows, most=MAX_ROWS), "file"
+        )
+    if columns > MAX_COLUMNS:
+        return InvalidInput(
+            _("the sheet has {n} columns; a score sheet has at most {most}").format(n=columns, most=MAX_COLUMNS), "file"
+        )
+    return None
+
+
+def _xlsx(data: bytes) -> tuple[str, list[list[Value]]]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as packed:
+            parts = packed.infolist()
+            if len(parts) > MAX_PARTS or sum(p.file_size for p in parts) > MAX_UNPACKED:
+                raise InvalidInput(_("the file unpacks to too much for a score sheet"), "file")
+        book = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
+    except InvalidInput:
+        raise
+    except Exception:
+        raise InvalidInput(_("this is no spreadsheet this app can read (XLSX or CSV)"), "file") from None
+    sheet = book.worksheets[0]
+    refused = _too_big(sheet.max_row, sheet.max_column)
+    if refused:
+        raise refused
+    if sheet.merged_cells.ranges:
+        merged = ", ".join(str(r) for r in list(sheet.merged_cells.ranges)[:3])
+        raise InvalidInput(
+            _("sheet {sheet}: merged cells ({cells}): a score sheet has one number a cell").format(
+                sheet=sheet.title, cells=merged
+            ),
+            "file",
+        )
+    rows: list[list[Value]] = []
+    for row in sheet.iter_rows(min_row=1, max_row=sheet.max_row, max_col=sheet.max_column):
+        values: list[Value] = []
+        for cell in row:
+            value = cell.value
+            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
+                values.append(_formula(str(value)))
+            elif isinstance(value, dt.date | dt.time | dt.timedelta):
+                values.append(_date())
+            elif value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
+                values.append(value)
+            else:
+                values.append(Refused(_("a value that is no number of points")))
+        rows.append(values)
+    return sheet.title, rows
+
+
+def _csv(data: bytes) -> tuple[str, list[list[Value]]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(_("the file is no UTF-8 text: save the sheet as CSV (UTF-8)"), "file") from None
+    if "\x00" in text:
+        raise InvalidInput(_("this is no spreadsheet this app can read (XLSX or CSV)"), "file")
+    lines = text.splitlines()
+    refused = _too_big(len(lines), 0)
+    if refused:
+        raise refused
+    sample = "\n".join(lines[:5])
+    delimiter = max(";,\t", key=sample.count)
+    rows: list[list[Value]] = []
+    for row in csv.reader(lines, delimiter=delimiter):
+        refused = _too_big(0, len(row))
+        if refused:
+            raise refused
+        values: list[Value] = []
+        for cell in row:
+            cell = cell.strip()
+            if cell.startswith("="):
+                values.append(_formula(cell))
+            elif DATE.match(cell):
+                values.append(_date())
+            else:
+                values.append(cell or None)
+        rows.append(values)
+    return "1", rows
+
+
+def sheet_rows(data: bytes) -> tuple[str, list[list[Value]]]:
+    """The first sheet's name and rows of a CSV or XLSX file (told apart by their first bytes)."""
+    if len(data) > MAX_BYTES:
+        raise InvalidInput(
+            _("the file is {n} KB; a score sheet is at most {most} KB").format(
+                n=len(data) // 1024, most=MAX_BYTES // 1024
+            ),
+            "file",
+        )
+    if not data.strip():
+        raise InvalidInput(_("the file is empty"), "file")
+    return _xlsx(data) if data[:4] == b"PK\x03\x04" else _csv(data)
+
+
+def sheet_import(
+    *,
+    data: bytes,
+    ruleset: str,
+    variants: Sequence[str],
+    club: Club | None = None,
+    organiser_token: str = "",
+    date: dt.date | None = None,
+) -> tuple[Game, str]:
+    """A new game from a score sheet, every round recorded as the table would; refused whole, with
+    every fault in words, if anything is off. In a club: a finished night of one table on ``date``."""
+    try:
+        rules = find_rules(ruleset, variants)
+    except UnknownVariant as exc:
+        raise InvalidInput(str(exc), "variants") from None
+    except RefereeError as exc:
+        raise InvalidInput(str(exc), "ruleset") from None
+    name, rows = sheet_rows(data)
+    read = read_sheet(rows, rules, name)
+    if read.faults:
+        raise InvalidInput({"file": read.faults})
+    assert all(len(n) <= MAX_NAME for n in read.players)
+    with transaction.atomic():
+        token = None
+        night = None
+        if club is not None:
+            members = members_of(club, read.players)
+            night = Night.objects.create(
+                club=club,
+                date=date or dt.date.today(),
+                ruleset=rules.slug,
+                variants=list(rules.variants),
+                sittings=1,
+                table_size=len(read.players),
+                status=Night.Status.FINISHED,
+            )
+            token = table_token(organiser_token, (night.pk, 1, 1))
+        players = read.players
+        game, token = game_create(
+            ruleset=rules.slug, variants=list(rules.variants), players=players, first_dealer=players[0], token=token
+        )
+        for rnd in read.rounds:
+            points = {n: v for n, v in rnd.points.items() if n != rnd.winner}
+            round_record(game=game, number=rnd.number, winner=rnd.winner, hands={}, points=points)
+        if club is not None and night is not None:
+            sitting = Sitting.objects.create(night=night, number=1, seed=0)
+            ClubTable.objects.create(sitting=sitting, number=1, game=game, members=[m.pk for m in members])
+    return game, token
