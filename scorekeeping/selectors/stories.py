@@ -8,7 +8,7 @@ from __future__ import annotations
 from referee.engine.stories import PlayedGame, PlayedRound, Profile, profile
 from referee.engine.words import name_key
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, ClubTable, Game, Member
+from scorekeeping.models import Club, ClubTable, Game, Member, Night, Player
 from scorekeeping.selectors import GAMES_IN_RECORDS, _newest, game_standings, games_with_everything, linked
 
 
@@ -66,3 +66,15 @@ def member_story(club: Club, name: str) -> Profile:
     if member is None:
         raise NotFound(f"{name[:40]} is no member of this club", "name")
     return profile(member.name, club_games(club))
+
+
+def names_known(game_ids: list[str], night_ids: list[int]) -> list[str]:
+    """The names a phone has played with (its games' players) and the members of the clubs whose
+    nights it played, to offer when a game is started: each once, as compared, in order of name."""
+    names = list(Player.objects.filter(game_id__in=game_ids[:30]).values_list("name", flat=True))
+    clubs = Night.objects.filter(pk__in=night_ids[:30]).values_list("club_id", flat=True)
+    names += Member.objects.filter(club_id__in=clubs, active=True).values_list("name", flat=True)[:500]
+    found: dict[str, str] = {}
+    for name in names:
+        found.setdefault(name_key(name), name)
+    return sorted(found.values(), key=name_key)

@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -20,6 +21,7 @@ from scorekeeping.models import Game
 from scorekeeping.selectors import (
     game_get,
 )
+from scorekeeping.selectors.stories import names_known
 from scorekeeping.services import (
     game_again,
     game_create,
@@ -43,22 +45,26 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     template = "scorekeeping/new_game.html"
     if request.htmx:
         template += "#form"
+    ids = phone.game_ids(request)
+    # The names this phone played with, and its clubs' members, offered as names are typed.
+    known = SimpleLazyObject(lambda: names_known(ids, phone.nights_played(request)))
     if request.method != "POST":
         state = NewGameState.initial(request.GET)
         # Back from a game just started lands here: offer the way back to it first.
-        ids = phone.game_ids(request)
         recent = Game.objects.filter(pk=ids[0]).prefetch_related("players").first() if ids else None
-        return render(request, template, {"form": state.view(), "recent": recent})
+        return render(request, template, {"form": state.view(), "recent": recent, "known_names": known})
     state = NewGameState.from_post(request.POST)
     if not state.apply(request.POST.get("op", "")):
-        return render(request, template, {"form": state.view()})
+        return render(request, template, {"form": state.view(), "known_names": known})
     try:
         with creating(request):
             game, token = game_create(**state.service_args())
     except TooManyRequests as exc:
-        return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 429))
+        context = {"form": state.view(exc.errors), "known_names": known}
+        return render(request, template, context, status=refused(request, 429))
     except InvalidInput as exc:
-        return render(request, template, {"form": state.view(exc.errors)}, status=refused(request, 422))
+        context = {"form": state.view(exc.errors), "known_names": known}
+        return render(request, template, context, status=refused(request, 422))
     url = reverse("table", args=[game.pk])
     response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
     phone.grant(request, response, game.pk, token)

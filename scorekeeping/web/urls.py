@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, clubs, games, nights, pwa, recap, room, rounds, stories, table
+from scorekeeping.web import archive, clubs, games, nights, pwa, recap, room, rounds, sheets, stories, table
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/new/", games.game_new, name="game-new"),
     path("games/", archive.games, name="games"),
     path("games/import/", archive.import_game, name="game-import"),
+    path("games/import/sheet/", sheets.import_sheet, name="game-import-sheet"),
     path("players/", archive.players, name="players"),
     path("players/<path:name>/", stories.player, name="player"),
     path("records/", stories.server_records, name="records"),

@@ -101,3 +101,45 @@ def test_a_club_members_profile_and_records_pages(client):
     records = client.get(f"/c/{made['id']}/records/").content.decode()
     assert "Most rounds gone out in one game" in records and f'href="/g/{table["game"]["id"]}/recap/"' in records
     assert client.get("/records/").context["records"] == []  # a club's games stay in the club
+
+
+def test_a_paper_sheet_imported_from_the_page_opens_as_a_game_this_phone_may_change(client):
+    sheet = io.BytesIO(b"Ronde;Ana;Ben\n1;0;10\n2;15;0\nTotaal;15;10\n")
+    sheet.name = "oud.csv"
+    answer = client.post("/games/import/sheet/", {"file": sheet, "ruleset": "mexican"})
+    assert answer.status_code == 302
+    game_id = answer["Location"].split("/")[2]
+    table = client.get(answer["Location"]).content.decode()
+    assert "The score sheet is a game now" in table and 'id="entry-slot"' in table  # this phone may record
+    assert client.get(f"/api/games/{game_id}/standings/").json()["standings"][0] == {
+        "player": "Ben",
+        "total": 10,
+        "round_wins": 1,
+        "place": 1,
+    }
+    bad = io.BytesIO(b"Round,Ana,Ben\n1,0,12\n")
+    bad.name = "bad.csv"
+    refused = client.post("/games/import/sheet/", {"file": bad, "ruleset": "mexican"})
+    assert refused.status_code == 422
+    assert "sheet 1, row 2, column C (Ben): In round 1 every card scores" in refused.content.decode()
+    assert client.post("/games/import/sheet/", {"ruleset": "mexican"}).status_code == 422
+
+
+def test_starting_a_game_offers_the_names_this_phone_played_with_and_its_clubs_members(client):
+    assert "known-names" not in client.get("/games/new/").content.decode()  # a new phone knows nobody
+    client.post("/games/new/", {"ruleset": "mexican", "player": ["Ana", "béa"], "op": "create"})
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type=JSON).json()
+    headers = {"X-Club-Token": made["organiser_token"]}
+    night = client.post(
+        f"/api/clubs/{made['id']}/nights/", {"sittings": 1}, content_type=JSON, headers=headers
+    ).json()
+    names = {"names": ["Cy", "Dee", "ANA"]}
+    client.put(f"/api/clubs/{made['id']}/nights/{night['id']}/present/", names, content_type=JSON, headers=headers)
+    page = f"/c/{made['id']}/nights/{night['id']}/"
+    html = client.get(page).content.decode()
+    cy = re.search(r'value="(\d+)" aria-label="I am Cy"', html).group(1)
+    client.post(page + "me/", {"member": cy})
+    form = client.get("/games/new/").content.decode()
+    offered = re.findall(r'<option value="([^"]+)"></option>', form.split('<datalist id="known-names">')[1])
+    assert offered == ["Ana", "béa", "Cy", "Dee"]  # ANA is Ana: each name once
+    assert 'list="known-names"' in form
