@@ -56,8 +56,11 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
     return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>'
 
 
-def totals_svg(numbers: list[int], series: list[Series], *, title: str, round_word: str) -> SafeString:
-    """A line chart 340 units wide that scales to the phone's width."""
+def totals_svg(
+    numbers: list[int], series: list[Series], *, title: str, round_word: str, from_zero: bool = True
+) -> SafeString:
+    """A line chart 340 units wide that scales to the phone's width; each line starts at 0 before
+    the first step (running totals), or at its first value (``from_zero=False``: averages)."""
     # The plot, then the round numbers and the axis title under it, then the legend in rows
     # of three below that: nothing is drawn over anything else, whatever the number of players.
     width, plot_h = 340, 148
@@ -91,11 +94,12 @@ def totals_svg(numbers: list[int], series: list[Series], *, title: str, round_wo
     parts.append(f'<text x="{label_x:.1f}" y="{label_y}" class="tick" text-anchor="middle">{escape(round_word)}</text>')
     for k, s in enumerate(series):
         colour, dash, marker = STYLES[k % len(STYLES)]
-        points = [(x(0), y(0))] + [(x(i), y(t)) for i, t in enumerate(s.totals, start=1)]
+        points = [(x(0), y(0))] if from_zero else []
+        points += [(x(i), y(t)) for i, t in enumerate(s.totals, start=1)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
-        parts += [_marker(marker, px, py, colour) for px, py in points[1:]]
+        parts += [_marker(marker, px, py, colour) for px, py in points[1 if from_zero else 0 :]]
         lx, ly = left + (k % 3) * 105, legend_top + (k // 3) * 14
         parts.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>'

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from referee.engine import RULESETS
 from referee.engine.stories import (
     COMEBACK,
     HIGHEST_ROUND,
@@ -28,7 +29,7 @@ from scorekeeping.web.archive import listed
 from scorekeeping.web.charts import Series, totals_svg
 
 
-def _titled(found: list[Record]) -> list[tuple[str, Record]]:
+def _titled(found: list[Record]) -> list[tuple[str, str, Record]]:
     """Each record with its title in the page's language."""
     titles = {
         LOWEST_TOTAL: _("Lowest game total"),
@@ -37,16 +38,24 @@ def _titled(found: list[Record]) -> list[tuple[str, Record]]:
         LONGEST_STREAK: _("Longest win streak"),
         COMEBACK: _("Biggest comeback (points behind, then won)"),
     }
-    return [(titles[r.title], r) for r in found]
+    return [(titles[r.title], _ruleset_name(r.ruleset), r) for r in found]
 
 
 def _context(found: Profile) -> dict[str, object]:
     chart = None
     if len(found.rolling_average) > 1:
-        series = [Series(_("Average of the last 5 games"), [round(v) for v in found.rolling_average])]
+        series = [Series(found.name, [round(v) for v in found.rolling_average])]
         numbers = list(range(1, len(found.rolling_average) + 1))
-        chart = totals_svg(numbers, series, title=_("Rolling average, game by game"), round_word=_("Games"))
-    return {"profile": found, "chart": chart}
+        title = _("Rolling average, game by game")
+        chart = totals_svg(numbers, series, title=title, round_word=_("Games"), from_zero=False)
+    figures = [(_ruleset_name(r.ruleset), r) for r in found.by_ruleset]
+    main = _ruleset_name(found.main_ruleset) if found.main_ruleset else ""
+    return {"profile": found, "chart": chart, "figures": figures, "main_ruleset": main}
+
+
+def _ruleset_name(slug: str) -> str:
+    rules = RULESETS.get(slug)
+    return rules.display_name if rules else slug
 
 
 @require_safe

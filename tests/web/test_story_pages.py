@@ -71,15 +71,15 @@ def test_a_names_profile_and_the_records_of_this_server(client):
     records = client.get("/records/").context["records"]
     # Both games alike: Ana (written "ana" last) 40, Ben 115, Cy or Dee 100; Cy's and Dee's 70 in
     # round 7 is the highest round (whose, the older game's: both were made now); Ana won both.
-    assert [(title, r.value) for title, r in records] == [
-        ("Lowest game total", 40),
-        ("Highest penalty in one round", 70),
-        ("Most rounds gone out in one game", 6),
-        ("Longest win streak", 2),
-        ("Biggest comeback (points behind, then won)", 40),
+    assert [(title, rules, r.value) for title, rules, r in records] == [
+        ("Lowest game total", "Mexican Rummy", 40),
+        ("Highest penalty in one round", "Mexican Rummy", 70),
+        ("Most rounds gone out in one game", "Mexican Rummy", 6),
+        ("Longest win streak", "Mexican Rummy", 2),
+        ("Biggest comeback (points behind, then won)", "Mexican Rummy", 40),
     ]
-    assert [r.player for _title, r in records] == ["ana", records[1][1].player, "ana", "ana", "ana"]
-    assert records[1][1].player in ("Cy", "Dee")
+    assert [r.player for _title, _rules, r in records] == ["ana", records[1][2].player, "ana", "ana", "ana"]
+    assert records[1][2].player in ("Cy", "Dee")
 
 
 def test_a_club_members_profile_and_records_pages(client):
@@ -130,9 +130,7 @@ def test_starting_a_game_offers_the_names_this_phone_played_with_and_its_clubs_m
     client.post("/games/new/", {"ruleset": "mexican", "player": ["Ana", "béa"], "op": "create"})
     made = client.post("/api/clubs/", {"name": "De Joker"}, content_type=JSON).json()
     headers = {"X-Club-Token": made["organiser_token"]}
-    night = client.post(
-        f"/api/clubs/{made['id']}/nights/", {"sittings": 1}, content_type=JSON, headers=headers
-    ).json()
+    night = client.post(f"/api/clubs/{made['id']}/nights/", {"sittings": 1}, content_type=JSON, headers=headers).json()
     names = {"names": ["Cy", "Dee", "ANA"]}
     client.put(f"/api/clubs/{made['id']}/nights/{night['id']}/present/", names, content_type=JSON, headers=headers)
     page = f"/c/{made['id']}/nights/{night['id']}/"
