@@ -66,7 +66,8 @@ class RoundScore:
         return not self.errors
 
 
-def _whole(value: object) -> int | None:
+def whole_number(value: object) -> int | None:
+    """A whole number as the table may enter one (7, or 7.0), else None (True is no number)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -99,7 +100,7 @@ def impossible_total(rules: Rules, number: int, name: str, value: int, size: Han
 
 def _buys_reason(rules: Rules, number: int, name: str, value: object, players: int) -> tuple[int, str | None]:
     """The buys entered for a player, or why they cannot be."""
-    count = _whole(value)
+    count = whole_number(value)
     if count is None or count < 0:
         message = _("{name}'s buys must be a whole number of 0 or more, not {value!r}")
         return 0, message.format(name=name, value=value)
@@ -196,7 +197,7 @@ def score_round(
                     len(cards),
                 )
                 fail(hand_key, message.format(name=name, n=len(cards)))
-            if seat in points_of and _whole(points_of[seat][1]) != 0:
+            if seat in points_of and whole_number(points_of[seat][1]) != 0:
                 fail(points_key, _("{name} went out and scores 0").format(name=name))
             scored.append(HandScore(seat, buys=bought, adjustment=adjustment))
             continue
@@ -206,7 +207,7 @@ def score_round(
         elif seat not in hand_of and seat not in points_of:
             fail(hand_key, _("{name}'s cards left in hand (or points) are missing").format(name=name))
         elif seat in points_of:
-            value = _whole(points_of[seat][1])
+            value = whole_number(points_of[seat][1])
             if value is None or value < 0:
                 message = _("{name}'s points must be a whole number of 0 or more, not {value!r}")
                 fail(points_key, message.format(name=name, value=points_of[seat][1]))

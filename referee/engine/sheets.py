@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .i18n import _
-from .rounds import score_round
+from .rounds import score_round, whole_number
 from .rulesets import Rules
 from .words import clean_name, name_key
 
@@ -65,17 +65,11 @@ def _text(value: Value) -> str:
 
 
 def _whole(value: Value) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+    """A cell's whole number: a number, or text of digits (a minus sign typed either way)."""
     if isinstance(value, str):
         text = value.strip().replace("\u2212", "-")
-        if text.lstrip("-").isdigit() and len(text) <= 6:
-            return int(text)
-    return None
+        return int(text) if text.lstrip("-").isdigit() and len(text) <= 6 else None
+    return whole_number(value)
 
 
 def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> ReadSheet:

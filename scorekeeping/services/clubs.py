@@ -23,13 +23,13 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from referee.engine import RefereeError, UnknownVariant, find_rules
+from referee.engine import find_rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
 from referee.engine.words import clean_name
 from referee.engine.words import name_key as member_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
-from scorekeeping.services.games import game_create, holds_control_characters
+from scorekeeping.services.games import game_create, holds_control_characters, rules_of
 from scorekeeping.services.tokens import new_token, token_hash
 from scorekeeping.services.versioning import night_touch
 
@@ -145,12 +145,7 @@ def night_create(
     date: dt.date | None = None,
 ) -> Night:
     """A night of ``sittings`` full games, tables of ``table_size`` where the ruleset allows it."""
-    try:
-        rules = find_rules(str(ruleset), [str(v) for v in variants] if isinstance(variants, list | tuple) else [])
-    except UnknownVariant as exc:
-        raise InvalidInput(str(exc), "variants") from None
-    except RefereeError as exc:
-        raise InvalidInput(str(exc), "ruleset") from None
+    rules = rules_of(str(ruleset), [str(v) for v in variants] if isinstance(variants, list | tuple) else [])
     if not isinstance(variants, list | tuple):
         raise InvalidInput(_("variants: a list of variant names"), "variants")
     if not isinstance(sittings, int) or isinstance(sittings, bool) or not 1 <= sittings <= MAX_SITTINGS:

@@ -14,7 +14,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from referee.serializers import InputSerializer
+from referee.serializers import FlagField, InputSerializer
 from scorekeeping.models import Change
 
 FORMAT = "rummy-referee/game"
@@ -76,15 +76,6 @@ class TextField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class TrueFalseField(serializers.BooleanField):
-    """A JSON true or false: not 1, "yes" or "on"."""
-
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid", input=data)
-        return data
-
-
 def _int(low: int, high: int, **kwargs: Any) -> serializers.IntegerField:
     return WholeNumberField(min_value=low, max_value=high, **kwargs)
 
@@ -96,13 +87,13 @@ def _text(max_length: int, **kwargs: Any) -> serializers.CharField:
 class ScoredCardDocument(StrictSerializer):
     card = _text(8)
     points = _int(-SMALL, SMALL)
-    wild = TrueFalseField()
+    wild = FlagField()
 
 
 class ScoreDocument(StrictSerializer):
     player = _text(MAX_NAME)
     cards = _text(MAX_CARDS_TEXT, allow_blank=True)
-    typed = TrueFalseField()
+    typed = FlagField()
     penalty = _int(0, INT)
     adjustment = _int(-INT, INT)
     points = _int(-INT, INT)
@@ -118,7 +109,7 @@ class RoundDocument(StrictSerializer):
     dealer = _text(MAX_NAME)
     dealt = _int(1, SMALL)
     wild_rank = _text(2, allow_null=True)
-    cut_bonus = TrueFalseField()
+    cut_bonus = FlagField()
     scores: serializers.ListSerializer[Any] = serializers.ListSerializer(child=ScoreDocument(), max_length=MAX_PLAYERS)
 
 

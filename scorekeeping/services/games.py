@@ -71,6 +71,16 @@ def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str,
     return drawn, "draw"
 
 
+def rules_of(ruleset: str, variants: Sequence[str]) -> Rules:
+    """The rules named, or 400 naming the field that names no ruleset or variant of it."""
+    try:
+        return find_rules(ruleset, variants)
+    except UnknownVariant as exc:
+        raise InvalidInput(str(exc), "variants") from None
+    except RefereeError as exc:
+        raise InvalidInput(str(exc), "ruleset") from None
+
+
 def game_create(
     *,
     ruleset: str,
@@ -82,12 +92,7 @@ def game_create(
 ) -> tuple[Game, str]:
     """A new game and its edit token (returned once; only its hash is kept). A club's draw
     passes the token it derives for the table (``clubs.table_token``)."""
-    try:
-        rules = find_rules(ruleset, variants)
-    except UnknownVariant as exc:
-        raise InvalidInput(str(exc), "variants") from None
-    except RefereeError as exc:
-        raise InvalidInput(str(exc), "ruleset") from None
+    rules = rules_of(ruleset, variants)
     names = _clean_names(players, rules)
     seat, method = _first_dealer(names, first_dealer, draw)
     token = token or new_token()

@@ -23,12 +23,11 @@ import openpyxl
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.engine import RefereeError, UnknownVariant, find_rules
 from referee.engine.sheets import Refused, Value, read_sheet
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
 from scorekeeping.services.clubs import MAX_NAME, members_of, table_token
-from scorekeeping.services.games import game_create
+from scorekeeping.services.games import game_create, rules_of
 from scorekeeping.services.rounds import round_record
 
 MAX_BYTES = 256 * 1024
@@ -155,12 +154,7 @@ def sheet_import(
 ) -> tuple[Game, str]:
     """A new game from a score sheet, every round recorded as the table would; refused whole, with
     every fault in words, if anything is off. In a club: a finished night of one table on ``date``."""
-    try:
-        rules = find_rules(ruleset, variants)
-    except UnknownVariant as exc:
-        raise InvalidInput(str(exc), "variants") from None
-    except RefereeError as exc:
-        raise InvalidInput(str(exc), "ruleset") from None
+    rules = rules_of(ruleset, variants)
     name, rows = sheet_rows(data)
     read = read_sheet(rows, rules, name)
     if read.faults:

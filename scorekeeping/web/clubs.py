@@ -41,7 +41,7 @@ from scorekeeping.services.clubs import (
     table_token,
 )
 from scorekeeping.web.forms import SeasonForm
-from scorekeeping.web.table import streamed
+from scorekeeping.web.table import followed, streamed
 
 
 def _cookie(club_id: str) -> str:
@@ -143,10 +143,7 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
         "stream": streamed(request),
         "events": night_events_path(found.pk, night.pk),
     }
-    name = "clubs/room.html#content" if request.htmx else "clubs/room.html"
-    response = render(request, name, context)
-    patch_cache_control(response, no_store=True)
-    return response
+    return followed(request, "clubs/room.html", context, no_store=True)
 
 
 def _organiser_only(view: Callable[..., str]) -> Callable[..., HttpResponse]:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST, require_safe
 
 from referee.formdata import form_int
@@ -24,7 +23,7 @@ from scorekeeping.models import Club, Member, Night
 from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
 from scorekeeping.services import seat_claim
 from scorekeeping.web import session as phone
-from scorekeeping.web.table import streamed
+from scorekeeping.web.table import followed, streamed
 
 
 @dataclass(frozen=True)
@@ -81,10 +80,7 @@ def night(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse
         "stream": streamed(request),
         "events": night_events_path(found.pk, row.pk),
     }
-    name = "clubs/night.html#content" if request.htmx else "clubs/night.html"
-    response = render(request, name, context)
-    patch_cache_control(response, no_store=True)
-    return response
+    return followed(request, "clubs/night.html", context, no_store=True)
 
 
 @require_POST

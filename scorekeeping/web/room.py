@@ -5,13 +5,11 @@ up to date by push like the table itself."""
 from __future__ import annotations
 
 from django.http import HttpResponse
-from django.shortcuts import render
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.selectors import game_current_round, game_filled, game_standings
-from scorekeeping.web.table import game_head, streamed
+from scorekeeping.web.table import followed, game_head, streamed
 
 
 @require_safe
@@ -25,7 +23,4 @@ def game_room(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         "played": len(game.rounds.all()),
         "stream": streamed(request),
     }
-    name = "scorekeeping/room.html#content" if request.htmx else "scorekeeping/room.html"
-    response = render(request, name, context)
-    patch_cache_control(response, no_cache=True)
-    return response
+    return followed(request, "scorekeeping/room.html", context, no_cache=True)

@@ -310,6 +310,14 @@ def editing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return guarded
 
 
+def followed(request: HtmxHttpRequest, template: str, context: dict[str, Any], **cache: bool) -> HttpResponse:
+    """A page that follows its game or night by push: whole, or its ``#content`` when the page's
+    own fetch asks after an event; ``cache`` as ``patch_cache_control`` takes it."""
+    response = render(request, f"{template}#content" if request.htmx else template, context)
+    patch_cache_control(response, **cache)
+    return response
+
+
 def streamed(request: HtmxHttpRequest) -> bool:
     """Whether this server holds change streams: the start command's (ASGI) does; under WSGI
     (``runserver``, the test live server) the page asks every 5 s instead of opening one."""

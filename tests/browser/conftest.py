@@ -49,21 +49,23 @@ def console_errors(page):
     return errors
 
 
+def screenshots(page, name):
+    """Save a full-page screenshot of ``page``, light and dark, under artifacts/screenshots/:
+    screenshots are for a person to look at, taken when measuring only."""
+    if not MEASURE:
+        return
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
 @pytest.fixture
 def shoot(page):
-    """Save a full-page screenshot, light and dark, under artifacts/screenshots/."""
-
-    def take(name):
-        if not MEASURE:  # screenshots are for a person to look at: taken when measuring only
-            return
-        folder = ARTIFACTS / "screenshots"
-        folder.mkdir(parents=True, exist_ok=True)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
-        page.emulate_media(color_scheme="light")
-
-    return take
+    """Save a full-page screenshot of the test's page, light and dark (``screenshots``)."""
+    return lambda name: screenshots(page, name)
 
 
 @pytest.fixture(scope="session")

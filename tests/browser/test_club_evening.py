@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from referee.engine import find_rules, parse_cards, score_hand
 from referee.engine.clubs import pair, repeated
 
-from .conftest import ARTIFACTS, MEASURE
+from .conftest import ARTIFACTS, screenshots
 from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,13 +52,7 @@ def on_a_phone(page, name):
     assert_no_sideways_scroll(page)
     assert_thumb_sized(page)
     assert_all_controls_named(page)
-    if MEASURE:
-        folder = ARTIFACTS / "screenshots"
-        folder.mkdir(parents=True, exist_ok=True)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
-        page.emulate_media(color_scheme="light")
+    screenshots(page, name)
 
 
 def edit_token(table):

@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, MEASURE
+from .conftest import screenshots
 from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,16 +32,6 @@ def finished(base, first_round_winner):
         body = {"number": number, "winner": winner, "points": points}
         _call(base, f"/api/games/{game['id']}/rounds/", body, game["edit_token"])
     return game
-
-
-def shots(page, name):
-    if MEASURE:
-        folder = ARTIFACTS / "screenshots"
-        folder.mkdir(parents=True, exist_ok=True)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
-        page.emulate_media(color_scheme="light")
 
 
 def test_a_finished_games_recap_shared_to_a_fresh_browser(live_server, page, browser, console_errors):
@@ -68,7 +58,7 @@ def test_a_finished_games_recap_shared_to_a_fresh_browser(live_server, page, bro
     assert fetched.body()[:8] == b"\x89PNG\r\n\x1a\n"
     assert_no_sideways_scroll(shared)
     assert_all_controls_named(shared)
-    shots(shared, "recap")
+    screenshots(shared, "recap")
     friend.close()
     assert console_errors == []
 
@@ -85,11 +75,11 @@ def test_a_profile_in_one_hand_and_on_a_room_screen(live_server, page, console_e
     assert_no_sideways_scroll(page)
     assert_thumb_sized(page)
     assert_all_controls_named(page)
-    shots(page, "profile-phone")
+    screenshots(page, "profile-phone")
     page.set_viewport_size({"width": 1920, "height": 1080})
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     assert page.evaluate("() => document.querySelector('svg.chart').getBoundingClientRect().width") <= 1920
-    shots(page, "profile-room")
+    screenshots(page, "profile-room")
     page.get_by_role("link", name="Ben").click()
     expect(page.get_by_role("heading", name="Ben")).to_be_visible()
     assert console_errors == []
