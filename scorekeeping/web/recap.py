@@ -9,10 +9,12 @@ import io
 import textwrap
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from PIL import Image, ImageDraw, ImageFont
@@ -108,10 +110,9 @@ def recap_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 def _image(response: HttpResponse, told: Told) -> HttpResponse:
-    if not told.recap.winners:  # the story goes on: kept briefly
-        patch_cache_control(response, public=True, max_age=IMAGE_SECONDS)
-    else:  # a finished game's story stays as it is, unless a round is corrected
-        patch_cache_control(response, public=True, max_age=3600)
+    """A finished game's picture may be kept an hour (a correction makes a new one); a minute while
+    the story goes on."""
+    patch_cache_control(response, public=True, max_age=3600 if told.recap.winners else IMAGE_SECONDS)
     return response
 
 
@@ -175,5 +176,16 @@ def _wrapped(
 
 @require_safe
 def recap_image(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    told = told_game(game_id)
-    return _image(HttpResponse(recap_png(told), content_type="image/png"), told)
+    """The PNG (about 90 ms to draw) is drawn once per version of the game and language in each
+    process, and kept in Django's cache: a link shared to a hundred phones draws it once."""
+    head = get_object_or_404(Game.objects.only("id", "version"), pk=game_id)
+    key = f"recap-png:{head.pk}:{head.version}:{get_language()}"
+    found: tuple[bytes, bool] | None = cache.get(key)
+    if found is None:
+        told = told_game(game_id)
+        found = (recap_png(told), bool(told.recap.winners))
+        cache.set(key, found, 3600)
+    png, over = found
+    response = HttpResponse(png, content_type="image/png")
+    patch_cache_control(response, public=True, max_age=3600 if over else IMAGE_SECONDS)
+    return response

@@ -141,3 +141,16 @@ def test_starting_a_game_offers_the_names_this_phone_played_with_and_its_clubs_m
     offered = re.findall(r'<option value="([^"]+)"></option>', form.split('<datalist id="known-names">')[1])
     assert offered == ["Ana", "béa", "Cy", "Dee"]  # ANA is Ana: each name once
     assert 'list="known-names"' in form
+
+
+def test_the_recap_picture_follows_a_correction(client):
+    made = finished_game(client)
+    before = client.get(f"/g/{made['id']}/recap.png")
+    assert "max-age=3600" in before["Cache-Control"]  # a finished game's picture
+    undone = client.post(
+        f"/api/games/{made['id']}/undo/", {}, content_type=JSON, headers={"X-Game-Token": made["edit_token"]}
+    )
+    assert undone.status_code == 200, undone.content
+    after = client.get(f"/g/{made['id']}/recap.png")
+    assert after.content != before.content and "max-age=60" in after["Cache-Control"]  # the game goes on
+    assert "The game is not over yet" in client.get(f"/g/{made['id']}/recap.svg").content.decode()
