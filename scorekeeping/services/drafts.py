@@ -268,9 +268,9 @@ def seat_of(game: Game, phone: str | None) -> Player | None:
     return seat.player if seat else None
 
 
-def seat_held(game: Game, player: Player) -> bool:
-    """Whether some phone holds ``player``'s seat."""
-    return Seat.objects.filter(game=game, player=player).exists()
+def seat_holder(game: Game, player: Player) -> str | None:
+    """Which phone holds ``player``'s seat (its key), if any."""
+    return Seat.objects.filter(game=game, player=player).values_list("phone", flat=True).first()
 
 
 def seats_taken(game: Game) -> set[int]:

@@ -41,7 +41,7 @@ from scorekeeping.services import (
     DraftStatus,
     draft_ahead,
     draft_status,
-    seat_held,
+    seat_holder,
     seat_of,
     seats_taken,
 )
@@ -156,13 +156,15 @@ def seat_view(request: HtmxHttpRequest, table: Table) -> DraftView | None:
     taken = phone.seat_taken(request, table.game.pk)
     if taken is None:
         return None
-    seat = seat_of(table.game, phone.phone_key(request))
+    key = phone.phone_key(request)
+    seat = seat_of(table.game, key)
     if seat is not None:
         return DraftView(status=None, seat=seat)
     mine = next((p for p in table.players if p.pk == taken), None)
-    if mine is not None and not seat_held(table.game, mine):
+    if mine is not None and seat_holder(table.game, mine) in (None, key):
         # This phone's own claim is still being written (the session is saved first, so that the
-        # claim's event finds it): a request read meanwhile shows the seat, and says nothing.
+        # claim's event finds it), or was written between the two reads: a request read
+        # meanwhile shows the seat, and says nothing. Only another phone's claim displaces it.
         return DraftView(status=None, seat=mine)
     return DraftView(status=None, seat=None, displaced=mine.name if mine else "")
 
