@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from .i18n import _
 from .rounds import score_round, whole_number
 from .rulesets import Rules
-from .words import clean_name, name_key
+from .words import MAX_NAME, clean_name, name_key
 
 LABELS = {"", "#", "no", "nr", "round", "rounds", "ronde", "rondes", "ronda", "rondas", "deal", "deals", "spel"}
 TOTALS = {"total", "totals", "totaal", "totalen", "totales", "sum", "som", "suma", "σ"}
-MAX_NAME = 30
 
 
 @dataclass(frozen=True)

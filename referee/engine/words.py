@@ -24,6 +24,9 @@ def values_or(values: Sequence[object]) -> str:
     return _("{values} or {last}").format(values=", ".join(words[:-1]), last=words[-1])
 
 
+MAX_NAME = 30  # a player's name at most, in characters (the name columns are as wide)
+
+
 def clean_name(text: str) -> str:
     """A player's name as it is kept: white space folded, composed (NFC), so "é" typed either way is one name."""
     return unicodedata.normalize("NFC", " ".join(text.split()))

@@ -5,6 +5,7 @@ Every function validates everything first and writes nothing when it refuses; th
 the services map names to rows, lock the game, write and log.
 """
 
+from referee.engine.words import MAX_NAME
 from scorekeeping.services.drafts import (
     DraftStatus,
     draft_ahead,
@@ -22,7 +23,6 @@ from scorekeeping.services.drafts import (
 )
 from scorekeeping.services.edit_links import game_token_replace
 from scorekeeping.services.games import (
-    MAX_NAME,
     game_again,
     game_create,
     holds_control_characters,

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from referee.engine import find_rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
-from referee.engine.words import clean_name
+from referee.engine.words import MAX_NAME, clean_name
 from referee.engine.words import name_key as member_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
@@ -35,7 +35,6 @@ from scorekeeping.services.versioning import night_touch
 
 MAX_MEMBERS = 500  # a club's members at most; names added at once at most as many
 MAX_SITTINGS = 12
-MAX_NAME = 30
 
 
 def club_token_valid(*, club: Club, token: str | None) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from referee.engine.words import MAX_NAME
 from referee.serializers import FlagField, InputSerializer
 from scorekeeping.models import Change
 
@@ -23,7 +24,6 @@ FORMAT_VERSION = 1
 # Column bounds (the model fields' types), so no value can overflow a column on any database.
 SMALL = 32_767  # PositiveSmallIntegerField
 INT = 2_147_483_647  # IntegerField / PositiveIntegerField
-MAX_NAME = 30  # Player.name
 MAX_CARDS_TEXT = 400  # Score.cards
 # Sizes of a document, so validating and replaying one stays cheap.
 MAX_PLAYERS = 20

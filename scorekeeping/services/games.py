@@ -11,12 +11,10 @@ from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
 from referee.engine.rounds import draw_for_dealer
-from referee.engine.words import clean_name, name_key
+from referee.engine.words import MAX_NAME, clean_name, name_key
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game, Player
 from scorekeeping.services.tokens import new_token, token_hash
-
-MAX_NAME = 30
 
 
 def holds_control_characters(text: str) -> bool:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from referee.engine.sheets import Refused, Value, read_sheet
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
-from scorekeeping.services.clubs import MAX_NAME, members_of, table_token
+from scorekeeping.services.clubs import members_of, table_token
 from scorekeeping.services.games import game_create, rules_of
 from scorekeeping.services.rounds import round_record
 
@@ -159,7 +159,6 @@ def sheet_import(
     read = read_sheet(rows, rules, name)
     if read.faults:
         raise InvalidInput({"file": read.faults})
-    assert all(len(n) <= MAX_NAME for n in read.players)
     with transaction.atomic():
         token = None
         night = None
