@@ -41,7 +41,7 @@ from scorekeeping.services.clubs import (
     table_token,
 )
 from scorekeeping.web.forms import SeasonForm
-from scorekeeping.web.table import followed, streamed
+from scorekeeping.web.pages import followed, streamed
 
 
 def _cookie(club_id: str) -> str:

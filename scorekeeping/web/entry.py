@@ -112,6 +112,16 @@ class EntryState:
         self.points[seat] = "" if hand.cards or hand.points is None else str(hand.points)
         self.buys[seat] = str(hand.buys) if hand.buys else ""
 
+    def take_others(self, fresh: EntryState, players: list[Player]) -> None:
+        """Every hand but the one this phone is entering, who went out and the cut bonus, as
+        ``fresh`` (the round in progress now) holds them."""
+        for p in players:
+            if p.seat != self.active:
+                self.hands[p.seat] = fresh.hands.get(p.seat, "")
+                self.points[p.seat] = fresh.points.get(p.seat, "")
+                self.buys[p.seat] = fresh.buys.get(p.seat, "")
+        self.winner, self.cut_bonus = fresh.winner, fresh.cut_bonus
+
     def press(self, post: Mapping[str, str]) -> bool:
         """A key of the keypad without JavaScript (``referee.keypad``), on this form's hands and
         buys; False when ``post`` holds no key."""

@@ -29,7 +29,7 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.newgame import NewGameState
-from scorekeeping.web.table import editing, game_head
+from scorekeeping.web.pages import editing, game_head
 
 
 @require_safe

@@ -23,7 +23,7 @@ from scorekeeping.models import Club, Member, Night
 from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
 from scorekeeping.services import seat_claim
 from scorekeeping.web import session as phone
-from scorekeeping.web.table import followed, streamed
+from scorekeeping.web.pages import followed, streamed
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from django.views.decorators.http import require_safe
 
 from referee.engine import RULESETS
 
-# The scripts every page loads, in order: htmx, its SSE extension, then ours, each named by its job.
+# The scripts every page loads, in order: htmx, its SSE extension, then ours, each named by its job
+# (modules: each its own scope, strict, run in order once the page is parsed, as the deferred htmx).
 SCRIPTS = [
     "vendor/htmx.min.js",
     "vendor/htmx-ext-sse.js",
@@ -29,9 +30,9 @@ SCRIPTS = [
 STATIC_SHELL = ["css/app.css", *SCRIPTS, "icons/icon.svg", "icons/icon-192.png"]
 
 
-def scripts(request: HttpRequest) -> dict[str, list[str]]:
+def scripts(request: HttpRequest) -> dict[str, list[dict[str, str | bool]]]:
     """A context processor: the scripts ``base.html`` loads (the same list the offline shell keeps)."""
-    return {"scripts": SCRIPTS}
+    return {"scripts": [{"path": path, "module": path.startswith("js/")} for path in SCRIPTS]}
 
 
 @require_safe

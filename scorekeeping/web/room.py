@@ -9,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.selectors import game_current_round, game_filled, game_standings
-from scorekeeping.web.table import followed, game_head, streamed
+from scorekeeping.web.pages import followed, game_head, streamed
 
 
 @require_safe

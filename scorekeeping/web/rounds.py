@@ -39,35 +39,61 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.entry import DraftView, EntryState, entry_view, no_winner_chosen
-from scorekeeping.web.table import Table, editing, render_table, seat_view, table_context, warm
+from scorekeeping.web.pages import editing
+from scorekeeping.web.table import Table, render_table, seat_view, table_context, warm
+
+
+def _entry_page(
+    request: HtmxHttpRequest,
+    game: Game,
+    players: list[Player],
+    number: int,
+    state: EntryState,
+    *,
+    status: int = 200,
+    errors: dict[str, list[str]] | None = None,
+    correcting: bool = False,
+    draft: DraftView | None = None,
+    **extra: Any,
+) -> HttpResponse:
+    """The entry as a tap, a preview or a refusal leaves it, for both ways of recording: the
+    table (or the correction page), its body, or the preview's results alone. With a round in
+    progress (``draft``) the other hands are shown as the server holds them now."""
+    if draft is not None:
+        game.refresh_from_db(fields=["version", "live_version"])  # what this request wrote, and others
+        current = draft_current(game)
+        draft.status = draft_status(game, current) if current is not None else None
+        if draft.status is not None:
+            state.take_others(EntryState.from_draft(draft.status, game.version, state.active), players)
+    recheck = bool(request.POST.get("refused")) and errors is None and not extra
+    entry = entry_view(
+        game=game,
+        players=players,
+        number=number,
+        state=state,
+        errors=errors,
+        correcting=correcting,
+        draft=draft,
+        recheck=recheck,
+    )
+    template = "scorekeeping/entry_page.html" if correcting else "scorekeeping/table.html"
+    partial = "#results" if request.POST.get("preview") else "#body"
+    context = table_context(request, game, entry=entry, **extra)
+    name = template + partial if request.htmx else template
+    return render_table(request, name, context, status=refused(request, status))
 
 
 def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correcting: bool, do_write: Any) -> HttpResponse:
-    """Shared by recording and correcting: taps, previews, submits, refusals and conflicts."""
+    """Recording on one phone for every hand, and correcting: taps and previews answered,
+    then the whole round written at once (or refused, or a conflict shown)."""
     players = list(game.players.all())
     state = EntryState.from_post(request.POST, players)
-    template = "scorekeeping/entry_page.html" if correcting else "scorekeeping/table.html"
-    partial = "#results" if request.POST.get("preview") else "#body"
-
-    def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
-        recheck = bool(request.POST.get("refused")) and errors is None
-        entry = entry_view(
-            game=game,
-            players=players,
-            number=number,
-            state=state,
-            errors=errors,
-            correcting=correcting,
-            recheck=recheck,
-        )
-        context = table_context(request, game, entry=entry, **extra)
-        name = template + partial if request.htmx else template
-        return render_table(request, name, context, status=refused(request, status))
-
     if state.press(request.POST) or request.POST.get("preview"):
-        return page()
+        return _entry_page(request, game, players, number, state, correcting=correcting)
     if state.winner == "":
-        return page(422, no_winner_chosen())
+        return _entry_page(
+            request, game, players, number, state, status=422, errors=no_winner_chosen(), correcting=correcting
+        )
     try:
         do_write(players, state)
     except Conflict as exc:
@@ -81,7 +107,7 @@ def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correctin
         context = table_context(request, fresh, conflict=exc.message)
         return render_table(request, name, context, status=refused(request, 409))
     except ScorekeepingError as exc:
-        return page(422, exc.errors)
+        return _entry_page(request, game, players, number, state, status=422, errors=exc.errors, correcting=correcting)
     return _saved(request, game, number, correcting)
 
 
@@ -110,31 +136,11 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
     player changed it, never back to what another phone already changed."""
     players = list(game.players.all())
     state = EntryState.from_post(request.POST, players)
-    partial = "#results" if request.POST.get("preview") else "#body"
     op = request.POST.get("op", "")
     by_seat = {p.seat: p for p in players}
 
     def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
-        game.refresh_from_db(fields=["version", "live_version"])  # what this request wrote, and others
-        draft = draft_current(game)
-        view.status = draft_status(game, draft) if draft is not None else None
-        if view.status is not None:  # the other hands as the round in progress holds them now
-            fresh = EntryState.from_draft(view.status, game.version, state.active)
-            for p in players:
-                if p.seat != state.active:
-                    state.hands[p.seat], state.points[p.seat], state.buys[p.seat] = (
-                        fresh.hands.get(p.seat, ""),
-                        fresh.points.get(p.seat, ""),
-                        fresh.buys.get(p.seat, ""),
-                    )
-            state.winner, state.cut_bonus = fresh.winner, fresh.cut_bonus
-        recheck = bool(request.POST.get("refused")) and errors is None and not extra
-        entry = entry_view(
-            game=game, players=players, number=number, state=state, errors=errors, draft=view, recheck=recheck
-        )
-        context = table_context(request, game, entry=entry, **extra)
-        name = "scorekeeping/table.html" + (partial if request.htmx else "")
-        return render_table(request, name, context, status=refused(request, status))
+        return _entry_page(request, game, players, number, state, status=status, errors=errors, draft=view, **extra)
 
     state.press(request.POST)
     active = by_seat.get(state.active) if state.active is not None else None

@@ -1,18 +1,16 @@
-"""The table page, and what the phones that follow a game fetch: the page, its live fragments
-(rendered once per version and kept in the cache), and the guard of every page that changes a game."""
+"""The table page, and what the phones that follow a game fetch: the page and its live fragments
+(rendered once per version and kept in the cache)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial, wraps
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject, cached_property
@@ -22,7 +20,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
 from referee.engine.stories import recap
-from referee.htmx import HtmxHttpRequest, refused
+from referee.htmx import HtmxHttpRequest
 from scorekeeping.changes import change_line
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
@@ -31,7 +29,6 @@ from scorekeeping.selectors import (
     Standings,
     game_current_round,
     game_filled,
-    game_get,
     game_history,
     game_rounds,
     game_standings,
@@ -48,6 +45,7 @@ from scorekeeping.services import (
 from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
 from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
+from scorekeeping.web.pages import game_head, streamed
 from scorekeeping.web.presentation import DraftLine, announcement, board_rows, draft_line, draft_waiting
 from scorekeeping.web.recap import recap_lines
 
@@ -247,15 +245,6 @@ def _follower_page(request: HtmxHttpRequest, head: Game) -> dict[str, str]:
     return _shared(request, head, {"page_title": "title", "body_html": "body"}, [base], follower=True)
 
 
-def game_head(request: HtmxHttpRequest, game_id: str) -> Game:
-    """The game's row, or 404: one query per request, though both the ETag and the view ask."""
-    head = getattr(request, "game_row", None)
-    if not isinstance(head, Game) or head.pk != game_id:
-        head = get_object_or_404(Game, pk=game_id)
-        setattr(request, "game_row", head)  # noqa: B010 (an attribute of this request only)
-    return head
-
-
 def _shared(
     request: HtmxHttpRequest, head: Game, partials: dict[str, str], vary: list[str], **extra: Any
 ) -> dict[str, str]:
@@ -292,38 +281,6 @@ def render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], s
     if context.get("edit_url"):
         patch_cache_control(response, no_store=True)
     return response
-
-
-def forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return render(request, "scorekeeping/forbidden.html", {"game": game}, status=refused(request, 403))
-
-
-def editing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A page that changes the game: its row (404 for no such game), and the page that says how
-    to get the edit link (403) unless this phone may change it. The view gets the game."""
-
-    @wraps(view)
-    def guarded(request: HtmxHttpRequest, game_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        game = game_get(game_id=game_id)
-        if not phone.can_edit(request, game):
-            return forbidden(request, game)
-        return view(request, game, *args, **kwargs)
-
-    return guarded
-
-
-def followed(request: HtmxHttpRequest, template: str, context: dict[str, Any], **cache: bool) -> HttpResponse:
-    """A page that follows its game or night by push: whole, or its ``#content`` when the page's
-    own fetch asks after an event; ``cache`` as ``patch_cache_control`` takes it."""
-    response = render(request, f"{template}#content" if request.htmx else template, context)
-    patch_cache_control(response, **cache)
-    return response
-
-
-def streamed(request: HtmxHttpRequest) -> bool:
-    """Whether this server holds change streams: the start command's (ASGI) does; under WSGI
-    (``runserver``, the test live server) the page asks every 5 s instead of opening one."""
-    return isinstance(request, ASGIRequest)
 
 
 def _live_etag(request: HtmxHttpRequest, game_id: str) -> str:
