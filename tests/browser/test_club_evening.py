@@ -271,3 +271,60 @@ def compare_with_random_draws(drawn, met, present, sizes):
         "random_draws_min": min(chance),
         "random_draws_max": max(chance),
     }
+
+
+def test_a_draw_takes_the_phone_to_its_table_without_losing_its_session_to_a_fetch_on_its_way(table_server, browser):
+    """Taking a phone to its table gives it a new session (the old one is deleted). A fetch of the
+    night page sent with the old session and answered after that finds no session, and Django
+    then deletes the session cookie: the phone reached its table and could not score there (403
+    on Send; seen once in CI). The way to the table now waits in the night page's one queue of
+    requests, so no fetch of the page is on its way meanwhile and the next one has the new session.
+    Here a fetch is started just as the phone asks its way to the table, and answered after that."""
+    base = table_server.url
+    club = call(base, "POST", "/api/clubs/", {"name": "De Joker"})
+    api, headers = f"/api/clubs/{club['id']}", {"X-Club-Token": club["organiser_token"]}
+    night = call(base, "POST", f"{api}/nights/", {"ruleset": "mexican", "sittings": 1}, headers)
+    call(base, "PUT", f"{api}/nights/{night['id']}/present/", {"names": ["Ana", "Ben", "Cy", "Dee"]}, headers)
+    # Requests a service worker makes are not routed: the phone has none here.
+    ben = browser.new_context(viewport=PHONE, service_workers="block").new_page()
+    night_page = f"{base}/c/{club['id']}/nights/{night['id']}/"
+    ben.goto(night_page)
+    ben.get_by_role("button", name="I am Ben").click()
+    expect(ben.locator("body.streaming")).to_have_count(1)
+
+    fetches = []
+
+    def go(route):  # a fetch of the night page starts as the phone asks its way to its table
+        fetches.append(None)  # from now on the page's fetches wait
+        ben.evaluate("htmx.trigger('#night-poller', 'changed')")
+        route.continue_()
+
+    def fetch(route):
+        if fetches and route.request.headers.get("hx-request"):
+            fetches.append(route)
+        else:
+            route.continue_()
+
+    def table(route):  # on the way to the table: the fetches that waited are answered first (as sent)
+        for waiting in [f for f in fetches if f is not None]:
+            waiting.fulfill(response=waiting.fetch())
+        fetches.clear()
+        route.continue_()
+
+    ben.route(f"{night_page}go/", go)
+    ben.route(night_page, fetch)
+    ben.route(re.compile(r".*/g/[A-Za-z0-9_-]+/$"), table)
+    drawn = call(base, "POST", f"{api}/nights/{night['id']}/sittings/", {}, headers)
+    mine = next(t for t in drawn["tables"] if "Ben" in t["players"])
+    expect(ben).to_have_url(f"{base}/g/{mine['game']['id']}/", timeout=PUSHED)
+    expect(ben.locator("#seat-form")).to_contain_text("This is Ben's phone.")
+    # Ben's phone may score Ben's hand: a round in progress, his two cards tapped and sent in.
+    winner = next(p for p in mine["players"] if p != "Ben")
+    game_api = f"/api/games/{mine['game']['id']}"
+    call(base, "PUT", f"{game_api}/draft/", {"number": 1, "winner": winner}, {"X-Game-Token": edit_token(mine)})
+    expect(ben.locator("#draft-status")).to_contain_text(f"{winner} went out", timeout=PUSHED)
+    ben.locator(".keypad").get_by_role("button", name=re.compile(r"^Five of clubs(, wild)?$")).click()
+    ben.get_by_role("button", name="Send in Ben's hand").click()
+    expect(ben.locator("#draft-status")).to_contain_text("Ben ✓", timeout=PUSHED)
+    assert any(c["name"] == "sessionid" for c in ben.context.cookies())
+    ben.context.close()
