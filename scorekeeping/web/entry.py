@@ -113,8 +113,7 @@ class EntryState:
         self.buys[seat] = str(hand.buys) if hand.buys else ""
 
     def take_others(self, fresh: EntryState, players: list[Player]) -> None:
-        """Every hand but the one this phone is entering, who went out and the cut bonus, as
-        ``fresh`` (the round in progress now) holds them."""
+        """Every hand but the one typed here, who went out and the cut bonus as ``fresh`` has them."""
         for p in players:
             if p.seat != self.active:
                 self.hands[p.seat] = fresh.hands.get(p.seat, "")
