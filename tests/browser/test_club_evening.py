@@ -219,6 +219,9 @@ def ben_scores_his_own_hand(base, ben, table, winner, card):
     keypad = ben.locator(".keypad")
     keypad.get_by_role("button", name=re.compile(r"^Five of clubs(, wild)?$")).click()
     keypad.get_by_role("button", name=re.compile(r"^Nine of diamonds(, wild)?$")).click()
+    # Both cards are in Ben's hand before it is sent (one went missing once in a sequential run).
+    bens = ben.locator("#entry .player-entry", has=ben.locator(".player-name", has_text="Ben"))
+    expect(bens.locator("input.hand-input")).to_have_value(" ".join(BEN_HAND))
     ben.get_by_role("button", name="Send in Ben's hand").click()
     expect(ben.locator("#draft-status")).to_contain_text("Every hand is in", timeout=PUSHED)
     ben.wait_for_timeout(600)  # a second tap within half a second where Send was is ignored by design
