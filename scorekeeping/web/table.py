@@ -192,7 +192,6 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "rounds_played": SimpleLazyObject(lambda: table.rounds_played),
         "finished": SimpleLazyObject(lambda: table.rounds_played >= rules.last_round),
         "has_history": game.version > 1,  # every change moves the version on (imports replay theirs)
-        "running": request.GET.get("running") == "1",
         "view_url": view_url,
         "link_source": base_source,
         "lan_https": settings.LAN_HTTPS,
@@ -269,9 +268,9 @@ def warm(request: HtmxHttpRequest, game_id: str) -> None:
     (as a phone that follows sees it, and a phone that records with nothing typed), so that
     the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
     head = game_filled(Game.objects.get(pk=game_id), scores=False)  # loaded once for every render here
-    _shared(request, head, {"html": "live"}, ["0", "follow"], follower=True)
+    _shared(request, head, {"html": "live"}, ["follow"], follower=True)
     if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
-        _shared(request, head, {"html": "live"}, ["0", "record-fresh"], pristine=True, moved=False)
+        _shared(request, head, {"html": "live"}, ["record-fresh"], pristine=True, moved=False)
     _follower_page(request, head)  # a phone that opens the table now (mostly fragments made above)
 
 
@@ -306,9 +305,8 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     every phone that records and has typed nothing yet (its fresh entry comes with them), so
     they are rendered once per version, language and role and kept in Django's cache."""
     head = game_head(request, game_id)
-    running = str(int(request.GET.get("running") == "1"))
     if not phone.can_edit(request, head):
-        return HttpResponse(_shared(request, head, {"html": "live"}, [running, "follow"], follower=True)["html"])
+        return HttpResponse(_shared(request, head, {"html": "live"}, ["follow"], follower=True)["html"])
     pristine = request.headers.get("X-Entry-Pristine") == "1"
     # A phone typing a round is told when the game itself moved on (its Record would be
     # refused), not when a hand of the round in progress came in from another phone.
@@ -318,6 +316,6 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         context = table_context(request, head, **extra)
         return render_table(request, "scorekeeping/table.html#live", context)
     role = "record-fresh" if pristine else "record-moved" if moved else "record-typing"
-    response = HttpResponse(_shared(request, head, {"html": "live"}, [running, role], **extra)["html"])
+    response = HttpResponse(_shared(request, head, {"html": "live"}, [role], **extra)["html"])
     patch_cache_control(response, no_store=True)
     return response

@@ -21,19 +21,6 @@ on("input", "#new-game input[name=player]", (input) => {  // the dealer list fol
   const option = document.querySelector(`#dealer option[value="${input.id.replace("player-", "")}"]`);
   if (option && input.value.trim()) option.textContent = input.value.trim();
 });
-// The scoreboard's running totals, on demand, in place (a link without JavaScript); a live
-// update keeps the choice.
-let running = false;
-function showRunning() {
-  document.querySelector("#scoreboard .board-wrap")?.classList.toggle("show-running", running);
-  document.querySelector("[data-toggle-running]")?.setAttribute("aria-pressed", String(running));
-}
-on("click", "[data-toggle-running]", (toggle, event) => {
-  event.preventDefault();
-  running = !running;
-  showRunning();
-});
-htmx.onLoad(() => { if (running) showRunning(); });
 // Over plain http (a LAN address) the phone cannot install the app or keep it offline: said
 // once, plainly, on the table page.
 document.addEventListener("DOMContentLoaded", () => {

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import screenshots
 from .helpers import enter_round, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,7 +29,7 @@ def edit_link(page):
     return page.locator("#edit-link").input_value()
 
 
-def test_a_viewer_sees_a_recorded_round_within_two_seconds(table_server, page, other_phone, shoot, console_errors):
+def test_a_viewer_sees_a_recorded_round_within_two_seconds(table_server, page, other_phone, console_errors):
     table = start_game(page, table_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
     view_link = page.locator("#view-link").input_value()
     assert view_link == table
@@ -43,9 +44,20 @@ def test_a_viewer_sees_a_recorded_round_within_two_seconds(table_server, page, o
     # No reload on the viewer's phone: the poll brings the round within 2 s.
     expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7", timeout=2000)
     expect(other_phone.locator(".board tbody tr").nth(1).locator("td.total")).to_have_text("5", timeout=2000)
-    other_phone.screenshot(
-        path=str(__import__("pathlib").Path("artifacts/screenshots/viewer-light.png")), full_page=True
-    )
+    screenshots(other_phone, "viewer")
+    # The running totals, ticked on the viewer's phone, stay shown through the next live update.
+    running = other_phone.get_by_role("checkbox", name="Running totals after each round")
+    running.check()
+    ben = other_phone.locator(".board tbody tr", has_text="Ben")
+    expect(ben.locator("td").nth(0).locator(".run")).to_be_visible()  # round 1's cell
+    expect(ben.locator("td").nth(0).locator(".pts")).to_be_hidden()
+    enter_round(page, 2, "Ana", {"Ben": ["Five of clubs"], "Cy": ["King of clubs"]})
+    expect(other_phone.locator("#round-title")).to_have_text("Round 3 of 7", timeout=2000)
+    expect(running).to_be_checked()
+    after_two = ben.locator("td").nth(1)  # 5, and 5 more: the total after round 2, shown
+    expect(after_two.locator(".run")).to_have_text("10")
+    expect(after_two.locator(".run")).to_be_visible()
+    expect(after_two.locator(".pts")).to_be_hidden()
 
     assert other_phone.errors == []
     # The viewer cannot record or correct: the page says why (and the browser logs the 403).

@@ -173,8 +173,8 @@ def test_the_final_scoreboard_shows_every_round_whole(table_server, phone):
     expect(page.locator("#round-title")).to_have_text("Game over")
     expect(page.locator("#scoreboard .board tbody tr").first.locator("td").nth(6)).to_contain_text("went out")
     _every_number_in_view(page)
-    page.get_by_role("button", name="Running totals after each round").click()
-    expect(page.locator(".board-wrap.show-running")).to_have_count(1)
+    page.get_by_role("checkbox", name="Running totals after each round").check()
+    expect(page.locator("#scoreboard .board .run").first).to_be_visible()
     _every_number_in_view(page)
     row = page.locator("#scoreboard .board tbody tr", has_text="Cy")
     expect(row.locator("td").nth(6)).to_contain_text("720")  # 5 x 80 + 2 x 160, the last running total
