@@ -200,6 +200,17 @@ class EntryView:
     players: list[Player] = field(default_factory=list)
     rechecked: bool = False  # a refused form checked again as it was changed
 
+    @property
+    def first_reason(self) -> int | str | None:
+        """Where a refused Record's first reason is shown, focused as it is drawn (``autofocus``,
+        which the browser and htmx honour: a screen reader reads it): "list" for the list above
+        the hands, else the seat of the first hand it is about; None for a preview's."""
+        if not self.refused or self.rechecked:
+            return None
+        if self.errors:
+            return "list"
+        return next((r.player.seat for r in self.rows if r.errors), None)
+
 
 def entry_view(
     *,

@@ -168,18 +168,10 @@ document.body.addEventListener("roundSaved", () => {
   try { Object.keys(localStorage).filter((k) => k.startsWith("draft:")).forEach((k) => localStorage.removeItem(k)); } catch { /* private mode */ }
 });
 
-// A refused Record: the first error is brought into view and focused (a screen reader reads
-// it). Once the form changes its previews are checked as Record would check it (the refusal's
+// A refused Record's first reason is focused as it is drawn (the server marks it autofocus).
+// Once the form changes its previews are checked as Record would check it (the refusal's
 // hidden field says so), and the list shrinks as each thing is fixed; a preview sent before
 // the refusal answers without that mark and leaves the list alone.
-document.addEventListener("htmx:afterSettle", (event) => {
-  const elt = event.detail.requestConfig?.elt;
-  const error = elt?.matches?.("form[data-entry]") && document.querySelector("#entry-errors[data-refused] li, #entry .error");
-  if (!error) return;
-  error.setAttribute("tabindex", "-1");
-  error.scrollIntoView({ block: "center" });
-  error.focus({ preventScroll: true });
-});
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const { target, fragment } = event.detail;
   if (target?.id === "entry-errors" && target.hasAttribute("data-refused") &&

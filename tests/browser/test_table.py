@@ -168,6 +168,19 @@ def test_a_refused_record_keeps_its_error_in_view_and_focused(live_server, page,
     assert console_errors == [], "\n".join(console_errors)
 
 
+def test_a_refused_record_focuses_the_hand_it_is_about(live_server, page, console_errors):
+    start_game(page, live_server.url, ["Ana", "Ben", "Cy"], dealer="Ana")
+    page.locator("#entry .went-out label", has_text="Ana").click()
+    entry_mode(page, "points")
+    page.locator(".player-entry:has-text('Ben') input.points-input").fill("15")
+    page.locator(".player-entry:has-text('Cy') input.points-input").fill("lots")
+    page.get_by_role("button", name="Record round 1").click()
+    error = page.locator(".player-entry:has-text('Cy') .error").first
+    expect(error).to_be_focused()
+    expect(error).to_be_in_viewport()
+    assert console_errors == [], "\n".join(console_errors)
+
+
 def test_a_double_tap_on_record_records_once_and_the_page_stays(live_server, page, console_errors):
     from scorekeeping.models import Round
 

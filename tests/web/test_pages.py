@@ -129,11 +129,19 @@ def test_refused_round_shows_errors_beside_the_player_and_saves_nothing(client):
     game = new_game(client)
     response = client.post(f"/g/{game.pk}/rounds/", round_1(**{"hand-0": "2C"}))
     assert response.status_code == 422
-    assert "Ana went out, so Ana holds no cards; 1 card was entered" in response.content.decode()
+    html = response.content.decode()
+    assert "Ana went out, so Ana holds no cards; 1 card was entered" in html
+    # The first reason is focused as it is drawn (autofocus, honoured by the browser and by htmx).
+    assert 'id="error-0-1" tabindex="-1" autofocus>' in html and html.count(" autofocus") == 1
     htmx = client.post(f"/g/{game.pk}/rounds/", round_1(**{"hand-0": "2C"}), HTTP_HX_REQUEST="true")
     assert htmx.status_code == 200  # htmx swaps the form with its errors in place
+    assert 'id="error-0-1" tabindex="-1" autofocus>' in htmx.content.decode()
     no_winner = client.post(f"/g/{game.pk}/rounds/", round_1(winner=""))
-    assert "Choose who went out" in no_winner.content.decode()
+    assert '<li tabindex="-1" autofocus>Choose who went out' in no_winner.content.decode()
+    # The refused form's previews are checked as Record would be, and take no focus: the thumb types.
+    preview = round_1(winner="", refused="1", preview="1")
+    rechecked = client.post(f"/g/{game.pk}/rounds/", preview, HTTP_HX_REQUEST="true").content.decode()
+    assert "Choose who went out" in rechecked and "autofocus" not in rechecked
     assert Round.objects.count() == 0
 
 
