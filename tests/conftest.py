@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM inside sync Playwright tests
@@ -12,3 +13,39 @@ settings.register_profile(
     "ci", deadline=None, derandomize=True, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# Databases for real server processes (tests/servers.py): migrated once a worker, copied for each
+# test that asks for a fresh one.
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    from tests.servers import migrate_database
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('migrated') / 'template.sqlite3'}"
+    migrate_database(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def migrated_postgresql():
+    from tests.servers import migrate_database, scratch_postgres
+
+    with scratch_postgres("template") as url:
+        migrate_database(url)
+        yield url
+
+
+@pytest.fixture
+def fresh_sqlite(migrated_sqlite, tmp_path):
+    from tests.servers import copy_of
+
+    with copy_of(migrated_sqlite, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_postgresql(migrated_postgresql, tmp_path):
+    from tests.servers import copy_of
+
+    with copy_of(migrated_postgresql, tmp_path) as url:
+        yield url

@@ -3,6 +3,7 @@
 import os
 import resource
 import secrets
+import shutil
 import subprocess
 import sys
 import time
@@ -42,7 +43,7 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, contex
         **(env or {}),
     }
     if migrate:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment, check=True)
+        migrate_database(database_url, environment)
     port = server.free_port()
     log = tmp_path / f"server-{port}.log"
     with log.open("wb") as out:
@@ -72,6 +73,30 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, contex
         process.wait(20)
 
 
+def migrate_database(url, environment=None):
+    """``manage.py migrate`` on the database at ``url``, as the start command does."""
+    environment = environment or {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "scorekeeping.config.settings_test",
+        "DATABASE_URL": url,
+        "SECRET_KEY": "migrating",
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=environment, check=True)
+
+
+@contextmanager
+def copy_of(template, folder):
+    """A database of its own for one test, copied from a migrated ``template`` (a file copy on
+    SQLite, ``CREATE DATABASE ... TEMPLATE`` on PostgreSQL): ``migrate`` runs once a worker."""
+    if template.startswith("sqlite:///"):
+        target = folder / f"copy-{secrets.token_hex(4)}.sqlite3"
+        shutil.copyfile(template.removeprefix("sqlite:///"), target)
+        yield f"sqlite:///{target}"
+        return
+    with scratch_postgres("copy", template=template.rsplit("/", 1)[1]) as url:
+        yield url
+
+
 def database_url(settings_dict) -> str:
     """The URL of a database Django is connected to (the test database, say), for a server process."""
     if settings_dict["ENGINE"].endswith("sqlite3"):
@@ -84,9 +109,10 @@ def database_url(settings_dict) -> str:
 
 
 @contextmanager
-def scratch_postgres(prefix):
-    """A new, empty PostgreSQL database for server processes, dropped afterwards; skips when there
-    is no PostgreSQL, except in CI (``LIVE_TEST_REQUIRE_POSTGRES``), where that fails."""
+def scratch_postgres(prefix, template=None):
+    """A new PostgreSQL database for server processes (empty, or a copy of ``template``), dropped
+    afterwards; skips when there is no PostgreSQL, except in CI (``LIVE_TEST_REQUIRE_POSTGRES``),
+    where that fails."""
     name = f"{prefix}_{secrets.token_hex(4)}"
     try:
         admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=3)
@@ -95,7 +121,7 @@ def scratch_postgres(prefix):
             raise
         pytest.skip(f"no PostgreSQL at {POSTGRES} ({exc}); CI runs these with it")
     with admin:
-        admin.execute(f"CREATE DATABASE {name}")
+        admin.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
     try:
         yield POSTGRES.rsplit("/", 1)[0] + "/" + name
     finally:

@@ -10,16 +10,16 @@ import urllib.request
 
 import pytest
 
-from tests.servers import scratch_postgres, serving
+from tests.servers import copy_of, serving
 
 pytestmark = [pytest.mark.once, pytest.mark.alone]  # real server processes under load: once in CI, alone
 
 
 @pytest.fixture(scope="module")
-def club_server(tmp_path_factory):
+def club_server(tmp_path_factory, migrated_postgresql):
     tmp = tmp_path_factory.mktemp("crowds")
     env = {"RATE_LIMIT_CREATE": "1000", "DATABASE_POOL_SIZE": "8"}
-    with scratch_postgres("crowds") as url, serving(tmp, url, workers=3, env=env) as (port, log):
+    with copy_of(migrated_postgresql, tmp) as url, serving(tmp, url, workers=3, env=env, migrate=False) as (port, log):
         yield port, log
 
 
@@ -115,10 +115,9 @@ def timed_get(port, path):
     return status, time.perf_counter() - start
 
 
-def test_slow_header_senders_from_many_addresses_never_starve_the_others(tmp_path):
+def test_slow_header_senders_from_many_addresses_never_starve_the_others(tmp_path, fresh_sqlite):
     env = {"HEADER_TIMEOUT": "3"}
-    url = f"sqlite:///{tmp_path / 'slow.sqlite3'}"
-    with serving(tmp_path, url, workers=1, env=env, open_files=1024) as (port, log):
+    with serving(tmp_path, fresh_sqlite, workers=1, env=env, open_files=1024, migrate=False) as (port, log):
         _status, game = call(port, "POST", "/api/games/", {"players": ["Ana", "Ben"], "first_dealer": "Ana"})
         attack = Trickle(port, 1500, [f"127.0.0.{i}" for i in range(2, 17)])
         answers = []
@@ -134,9 +133,8 @@ def test_slow_header_senders_from_many_addresses_never_starve_the_others(tmp_pat
         assert "closed connections that had not sent their headers" in log.read_text()
 
 
-def test_headers_sent_too_slowly_close_the_connection(tmp_path):
-    url = f"sqlite:///{tmp_path / 'slow.sqlite3'}"
-    with serving(tmp_path, url, workers=1, env={"HEADER_TIMEOUT": "1"}) as (port, _log):
+def test_headers_sent_too_slowly_close_the_connection(tmp_path, fresh_sqlite):
+    with serving(tmp_path, fresh_sqlite, workers=1, env={"HEADER_TIMEOUT": "1"}, migrate=False) as (port, _log):
         sock = socket.create_connection(("127.0.0.1", port), timeout=5)
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
         start = time.monotonic()
@@ -155,9 +153,9 @@ def test_headers_sent_too_slowly_close_the_connection(tmp_path):
         sock.close()
 
 
-def test_a_burst_of_writes_on_one_game_leaves_the_pool_to_the_other_tables(tmp_path):
+def test_a_burst_of_writes_on_one_game_leaves_the_pool_to_the_other_tables(tmp_path, fresh_postgresql):
     env = {"RATE_LIMIT_CREATE": "1000", "DATABASE_POOL_SIZE": "4"}
-    with scratch_postgres("burst") as url, serving(tmp_path, url, workers=1, env=env) as (port, _log):
+    with serving(tmp_path, fresh_postgresql, workers=1, env=env, migrate=False) as (port, _log):
         table = {"players": ["Ana", "Ben", "Cy", "Dee"], "first_dealer": "Ana"}
         (_s, busy), (_t, other) = call(port, "POST", "/api/games/", table), call(port, "POST", "/api/games/", table)
         for game in (busy, other):

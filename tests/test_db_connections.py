@@ -14,7 +14,7 @@ import urllib.request
 import psycopg
 import pytest
 
-from tests.servers import get, scratch_postgres, serving
+from tests.servers import get, serving
 
 pytestmark = [pytest.mark.once, pytest.mark.alone]  # counts connections of busy servers: once in CI, alone
 
@@ -28,28 +28,28 @@ def held(url):
     return row[0]
 
 
-def test_busy_server_processes_hold_at_most_their_pools_and_listeners(tmp_path):
+def test_busy_server_processes_hold_at_most_their_pools_and_listeners(tmp_path, fresh_postgresql):
     workers, pool = 2, 3
-    with scratch_postgres("conns") as url:
-        env = {"DATABASE_POOL_SIZE": str(pool)}
-        with serving(tmp_path, url, workers=workers, env=env) as (port, _log):
-            body = json.dumps({"players": ["Ana", "Ben"]}).encode()
-            request = urllib.request.Request(
-                f"http://127.0.0.1:{port}/api/games/", data=body, headers={"Content-Type": "application/json"}
-            )
-            with urllib.request.urlopen(request, timeout=10) as response:
-                game = json.load(response)
-            codes: list[int] = []
+    url = fresh_postgresql
+    env = {"DATABASE_POOL_SIZE": str(pool)}
+    with serving(tmp_path, url, workers=workers, env=env, migrate=False) as (port, _log):
+        body = json.dumps({"players": ["Ana", "Ben"]}).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games/", data=body, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            game = json.load(response)
+        codes: list[int] = []
 
-            def phone():
-                for _ in range(15):
-                    codes.append(get(port, f"/g/{game['id']}/", timeout=10)[0])
-                    codes.append(get(port, f"/api/games/{game['id']}/", timeout=10)[0])
+        def phone():
+            for _ in range(15):
+                codes.append(get(port, f"/g/{game['id']}/", timeout=10)[0])
+                codes.append(get(port, f"/api/games/{game['id']}/", timeout=10)[0])
 
-            threads = [threading.Thread(target=phone) for _ in range(12)]  # 12 phones at once, 360 requests
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            assert codes.count(200) == len(codes) == 360
-            assert held(url) <= workers * (pool + 1)
+        threads = [threading.Thread(target=phone) for _ in range(12)]  # 12 phones at once, 360 requests
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert codes.count(200) == len(codes) == 360
+        assert held(url) <= workers * (pool + 1)

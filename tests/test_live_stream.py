@@ -14,18 +14,33 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.servers import scratch_postgres, serving
+from tests.servers import copy_of, serving
 
 pytestmark = pytest.mark.once  # real server processes: once in CI
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'live.sqlite3'}"
-        return
-    with scratch_postgres("live") as url:
-        yield url
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def kind(request):
+    return request.param
+
+
+@pytest.fixture
+def database(kind, request):
+    """A migrated database of the test's own, for a server with settings of its own."""
+    return request.getfixturevalue(f"fresh_{kind}")
+
+
+@pytest.fixture(scope="module")
+def servers(kind, request, tmp_path_factory):
+    """Two server processes (a worker each) on one database, as two machines: started once for
+    the tests here that need no settings of their own (each makes games and clubs of its own)."""
+    folder = tmp_path_factory.mktemp("live")
+    with (
+        copy_of(request.getfixturevalue(f"migrated_{kind}"), folder) as url,
+        serving(folder, url, workers=1, migrate=False) as (one, _log1),
+        serving(folder, url, workers=1, migrate=False) as (other, _log2),
+    ):
+        yield one, other
 
 
 def api(port, method, path, body=None, token=None):
@@ -106,72 +121,63 @@ def stream(port, game_id, **kwargs):
         s.close()
 
 
-def test_a_round_recorded_through_one_process_reaches_a_stream_opened_on_another(tmp_path, database):
-    with (
-        serving(tmp_path, database, workers=1) as (one, _log1),
-        serving(tmp_path, database, workers=1, migrate=False) as (
-            other,
-            _log2,
-        ),
-    ):
-        game_id, token, version = new_game(one)
-        with stream(other, game_id) as s:
-            assert s.status == 200 and "content-type: text/event-stream" in s.head
-            assert "x-accel-buffering: no" in s.head and "cache-control: no-cache" in s.head
-            first = s.block()
-            assert "retry: 2000" in first
-            if f"id: {version}" not in first:
-                assert f"id: {version}" in s.block()  # where the client stands, without an event
-            time.sleep(0.3)  # the stream is listening
-            delays = []
-            for number in (1, 2, 3):
-                started = time.monotonic()
-                game = record(one, game_id, token, number)
-                text = s.events()
-                delays.append(time.monotonic() - started)
-                assert f"id: {game['version']}" in text and f"data: {game['version']}" in text
-            # From the write's request to the event on the other process (the commit is inside it).
-            assert max(delays) < 1.0, delays
+def test_a_round_recorded_through_one_process_reaches_a_stream_opened_on_another(servers):
+    one, other = servers
+    game_id, token, version = new_game(one)
+    with stream(other, game_id) as s:
+        assert s.status == 200 and "content-type: text/event-stream" in s.head
+        assert "x-accel-buffering: no" in s.head and "cache-control: no-cache" in s.head
+        first = s.block()
+        assert "retry: 2000" in first
+        if f"id: {version}" not in first:
+            assert f"id: {version}" in s.block()  # where the client stands, without an event
+        time.sleep(0.3)  # the stream is listening
+        delays = []
+        for number in (1, 2, 3):
+            started = time.monotonic()
+            game = record(one, game_id, token, number)
+            text = s.events()
+            delays.append(time.monotonic() - started)
+            assert f"id: {game['version']}" in text and f"data: {game['version']}" in text
+        # From the write's request to the event on the other process (the commit is inside it).
+        assert max(delays) < 1.0, delays
 
 
-def test_each_step_of_a_round_in_progress_reaches_the_streams_of_every_process(tmp_path, database):
+def test_each_step_of_a_round_in_progress_reaches_the_streams_of_every_process(servers):
     """A round scored hand by hand (issue 15): starting it and each hand sent in are events on
     another process's stream, numbered by the live version; the game's version stays put."""
-    with (
-        serving(tmp_path, database, workers=1) as (one, _log1),
-        serving(tmp_path, database, workers=1, migrate=False) as (other, _log2),
-    ):
-        game_id, token, version = new_game(one)
-        with stream(other, game_id) as s:
-            s.block()
-            time.sleep(0.3)  # the stream is listening
-            draft = f"/api/games/{game_id}/draft/"
-            api(one, "PUT", draft, {"number": 1, "winner": "Ana"}, token)
-            assert f"id: {version + 1}" in s.events(timeout=2)
-            api(one, "PUT", draft + "hands/Ben/", {"cards": "5C"}, token)
-            assert f"id: {version + 2}" in s.events(timeout=2)
-            assert api(one, "GET", f"/api/games/{game_id}/")["version"] == version
-            game = api(one, "POST", draft + "record/", {}, token)
-            assert game["version"] == version + 1 and f"id: {version + 3}" in s.events(timeout=2)
+    one, other = servers
+    game_id, token, version = new_game(one)
+    with stream(other, game_id) as s:
+        s.block()
+        time.sleep(0.3)  # the stream is listening
+        draft = f"/api/games/{game_id}/draft/"
+        api(one, "PUT", draft, {"number": 1, "winner": "Ana"}, token)
+        assert f"id: {version + 1}" in s.events(timeout=2)
+        api(one, "PUT", draft + "hands/Ben/", {"cards": "5C"}, token)
+        assert f"id: {version + 2}" in s.events(timeout=2)
+        assert api(one, "GET", f"/api/games/{game_id}/")["version"] == version
+        game = api(one, "POST", draft + "record/", {}, token)
+        assert game["version"] == version + 1 and f"id: {version + 3}" in s.events(timeout=2)
 
 
-def test_reconnecting_with_last_event_id_gets_what_it_missed_at_once(tmp_path, database):
-    with serving(tmp_path, database, workers=1) as (port, _log):
-        game_id, token, version = new_game(port)
-        game = record(port, game_id, token, 1)
-        with stream(port, game_id, headers={"Last-Event-ID": str(version)}) as s:
-            assert f"id: {game['version']}" in s.events(timeout=2)
-        with stream(port, game_id, query=f"?v={version}") as s:  # the page's first connection
-            assert f"id: {game['version']}" in s.events(timeout=2)
-        with stream(port, game_id, headers={"Last-Event-ID": str(game["version"])}) as s:
-            assert "event:" not in s.block(timeout=2)  # up to date: nothing to say yet
-        with stream(port, "nosuchgame") as s:
-            assert s.status == 404
+def test_reconnecting_with_last_event_id_gets_what_it_missed_at_once(servers):
+    port, _other = servers
+    game_id, token, version = new_game(port)
+    game = record(port, game_id, token, 1)
+    with stream(port, game_id, headers={"Last-Event-ID": str(version)}) as s:
+        assert f"id: {game['version']}" in s.events(timeout=2)
+    with stream(port, game_id, query=f"?v={version}") as s:  # the page's first connection
+        assert f"id: {game['version']}" in s.events(timeout=2)
+    with stream(port, game_id, headers={"Last-Event-ID": str(game["version"])}) as s:
+        assert "event:" not in s.block(timeout=2)  # up to date: nothing to say yet
+    with stream(port, "nosuchgame") as s:
+        assert s.status == 404
 
 
 def test_the_stream_sends_a_heartbeat_and_ends_cleanly_when_the_server_stops(tmp_path, database):
     env = {"LIVE_HEARTBEAT": "0.5"}
-    with serving(tmp_path, database, workers=1, env=env) as (port, log):
+    with serving(tmp_path, database, workers=1, migrate=False, env=env) as (port, log):
         game_id, _token, _version = new_game(port)
         with stream(port, game_id) as s:
             s.block()
@@ -187,20 +193,20 @@ def test_the_stream_sends_a_heartbeat_and_ends_cleanly_when_the_server_stops(tmp
             assert time.monotonic() - ended < 5  # not the 10 s graceful timeout: the stream ended itself
 
 
-def test_only_get_and_head(tmp_path, database):
-    with serving(tmp_path, database, workers=1) as (port, _log):
-        game_id, _token, _version = new_game(port)
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/g/{game_id}/events/", method="HEAD")
-        with urllib.request.urlopen(request, timeout=5) as response:
-            assert response.status == 200 and response.headers["Content-Type"].startswith("text/event-stream")
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/g/{game_id}/events/", data=b"", method="POST")
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(request, timeout=5)
-        assert refused.value.code == 405 and refused.value.headers["Allow"] == "GET, HEAD"
+def test_only_get_and_head(servers):
+    port, _other = servers
+    game_id, _token, _version = new_game(port)
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/g/{game_id}/events/", method="HEAD")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 200 and response.headers["Content-Type"].startswith("text/event-stream")
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/g/{game_id}/events/", data=b"", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    assert refused.value.code == 405 and refused.value.headers["Allow"] == "GET, HEAD"
 
 
 def test_one_address_may_hold_only_so_many_streams(tmp_path, database):
-    with serving(tmp_path, database, workers=1, env={"LIVE_STREAMS_PER_CLIENT": "2"}) as (port, _log):
+    with serving(tmp_path, database, workers=1, migrate=False, env={"LIVE_STREAMS_PER_CLIENT": "2"}) as (port, _log):
         game_id, _token, _version = new_game(port)
         with stream(port, game_id) as one, stream(port, game_id) as two:
             assert one.status == two.status == 200
@@ -216,7 +222,7 @@ def test_a_club_nights_phones_behind_one_router_are_not_held_to_one_addresss_sha
     The night is held to a game's cap (and the address to its overall share), not to one
     address's share of one game, which a game's own stream still is."""
     env = {"LIVE_STREAMS_PER_CLIENT": "2", "LIVE_STREAMS_PER_GAME": "4"}
-    with serving(tmp_path, database, workers=1, env=env) as (port, _log):
+    with serving(tmp_path, database, workers=1, migrate=False, env=env) as (port, _log):
         club = api(port, "POST", "/api/clubs/", {"name": "De Joker"})
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/clubs/{club['id']}/nights/",
@@ -238,7 +244,7 @@ def test_a_club_nights_phones_behind_one_router_are_not_held_to_one_addresss_sha
 
 def test_one_game_and_one_process_may_hold_only_so_many_streams(tmp_path, database):
     env = {"LIVE_STREAMS_PER_GAME": "3", "LIVE_STREAMS_MAX": "5", "LIVE_STREAMS_PER_ADDRESS": "5"}
-    with serving(tmp_path, database, workers=1, env=env) as (port, _log):
+    with serving(tmp_path, database, workers=1, migrate=False, env=env) as (port, _log):
         busy, quiet = new_game(port)[0], new_game(port)[0]
         # Three phones at three addresses on one game; a fourth, from yet another address, is refused.
         with (
@@ -257,35 +263,35 @@ def test_one_game_and_one_process_may_hold_only_so_many_streams(tmp_path, databa
                 assert urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{quiet}/", timeout=5).status == 200
 
 
-def test_a_club_nights_stream_hears_its_draws_and_every_round_at_its_tables(tmp_path, database):
+def test_a_club_nights_stream_hears_its_draws_and_every_round_at_its_tables(servers):
     """The room screen follows the night: a draw, and a round recorded at one of its tables."""
-    with serving(tmp_path, database, workers=1) as (port, _log):
-        club = api(port, "POST", "/api/clubs/", {"name": "De Joker"})
-        headers = {"Content-Type": "application/json", "X-Club-Token": club["organiser_token"]}
+    port, _other = servers
+    club = api(port, "POST", "/api/clubs/", {"name": "De Joker"})
+    headers = {"Content-Type": "application/json", "X-Club-Token": club["organiser_token"]}
 
-        def organiser(method, path, body):
-            request = urllib.request.Request(
-                f"http://127.0.0.1:{port}/api/clubs/{club['id']}{path}",
-                json.dumps(body).encode(),
-                headers,
-                method=method,
-            )
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return json.loads(response.read())
+    def organiser(method, path, body):
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/clubs/{club['id']}{path}",
+            json.dumps(body).encode(),
+            headers,
+            method=method,
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
 
-        night = organiser("POST", "/nights/", {"sittings": 2})
-        organiser("PUT", f"/nights/{night['id']}/present/", {"names": ["Ana", "Ben", "Cy", "Dee"]})
-        path = f"/c/{club['id']}/nights/{night['id']}/events/"
-        with stream(port, None, path=path) as seen:
-            assert seen.status == 200
-            first = seen.block()
-            version = int(re.search(r"id: (\d+)", first).group(1))
-            table = organiser("POST", f"/nights/{night['id']}/sittings/", {})["tables"][0]
-            assert f"id: {version + 1}" in seen.events()  # the draw
-            token = re.search(r"/join/([^/]+)/$", table["game"]["edit_url"]).group(1)
-            winner, *others = table["players"]
-            body = {"number": 1, "winner": winner, "points": dict.fromkeys(others, 5)}
-            api(port, "POST", f"/api/games/{table['game']['id']}/rounds/", body, token)
-            assert "event: change" in seen.events()  # a round at one of its tables
-        with stream(port, None, path=f"/c/{club['id']}/nights/999/events/") as missing:
-            assert missing.status == 404
+    night = organiser("POST", "/nights/", {"sittings": 2})
+    organiser("PUT", f"/nights/{night['id']}/present/", {"names": ["Ana", "Ben", "Cy", "Dee"]})
+    path = f"/c/{club['id']}/nights/{night['id']}/events/"
+    with stream(port, None, path=path) as seen:
+        assert seen.status == 200
+        first = seen.block()
+        version = int(re.search(r"id: (\d+)", first).group(1))
+        table = organiser("POST", f"/nights/{night['id']}/sittings/", {})["tables"][0]
+        assert f"id: {version + 1}" in seen.events()  # the draw
+        token = re.search(r"/join/([^/]+)/$", table["game"]["edit_url"]).group(1)
+        winner, *others = table["players"]
+        body = {"number": 1, "winner": winner, "points": dict.fromkeys(others, 5)}
+        api(port, "POST", f"/api/games/{table['game']['id']}/rounds/", body, token)
+        assert "event: change" in seen.events()  # a round at one of its tables
+    with stream(port, None, path=f"/c/{club['id']}/nights/999/events/") as missing:
+        assert missing.status == 404

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def sqlite_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'served.sqlite3'}"
+def sqlite_url(fresh_sqlite):
+    return fresh_sqlite  # migrated: the servers here start with migrate=False
 
 
 def _create_game(port, context=None):
@@ -40,7 +40,7 @@ def _create_game(port, context=None):
 
 
 def test_fifty_slow_clients_do_not_starve_the_others(tmp_path, sqlite_url):
-    with serving(tmp_path, sqlite_url) as (port, _log):
+    with serving(tmp_path, sqlite_url, migrate=False) as (port, _log):
         game = _create_game(port)
         slow = []
         for _ in range(50):
@@ -65,7 +65,7 @@ def test_fifty_slow_clients_do_not_starve_the_others(tmp_path, sqlite_url):
 
 
 def test_a_stalled_body_is_answered_408(tmp_path, sqlite_url):
-    with serving(tmp_path, sqlite_url, workers=1, env={"BODY_TIMEOUT": "1"}) as (port, _log):
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1, env={"BODY_TIMEOUT": "1"}) as (port, _log):
         with socket.create_connection(("127.0.0.1", port)) as sock:
             sock.sendall(
                 b"POST /api/games/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -94,7 +94,7 @@ def test_a_database_that_is_down_answers_503_and_not_ready(tmp_path):
 
 
 def test_the_servers_log_holds_no_token(tmp_path, sqlite_url):
-    with serving(tmp_path, sqlite_url, workers=1, env={"LOG_LEVEL": "INFO"}) as (port, log):
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1, env={"LOG_LEVEL": "INFO"}) as (port, log):
         game = _create_game(port)
         _get(port, f"/g/{game['id']}/join/{game['edit_token']}/")
         _get(port, f"/g/{game['id']}/join/{game['edit_token'][:-2]}zz/")
@@ -120,7 +120,7 @@ def test_lan_https_serves_a_certificate_the_phones_can_trust_once(tmp_path, sqli
 
     trusting = ssl.create_default_context(cafile=str(files.ca))  # a phone with the authority installed
     env = {"LAN_HTTPS": "1", "TLS_DIR": str(folder), "HEADER_TIMEOUT": "2"}
-    with serving(tmp_path, sqlite_url, workers=1, env=env, context=trusting) as (port, log):
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1, env=env, context=trusting) as (port, log):
         status, body = _get(port, "/healthz", context=trusting)
         assert status == 200
         status, body = _get(port, "/ca.crt", context=trusting)
@@ -185,7 +185,7 @@ def test_keep_alive_connections_stay_open_and_nothing_is_logged_as_an_error(tmp_
     # On Python 3.11, asyncio.wait_for around receive() could swallow the cancellation Django
     # sends its disconnect listener: every response then ended in "Exception in ASGI
     # application" and the keep-alive connection was closed under the client.
-    with serving(tmp_path, sqlite_url, workers=1) as (port, log):
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1) as (port, log):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         for _ in range(5):
             connection.request("GET", "/healthz")
