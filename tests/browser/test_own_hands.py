@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 from referee.engine import find_rules, parse_cards, score_hand
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, MEASURE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,7 +119,9 @@ def final_totals(page: Page, timeout: int = 5000) -> dict[str, int]:
 
 
 def screens(page: Page, name: str) -> None:
-    """What the phone shows (its screen, not the whole page), light and dark."""
+    """What the phone shows (its screen, not the whole page), light and dark: when measuring."""
+    if not MEASURE:
+        return
     folder = ARTIFACTS / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     for scheme in ("light", "dark"):
