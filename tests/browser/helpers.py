@@ -122,3 +122,25 @@ def entry_mode(page: Page, mode: str) -> None:
     if (toggle.get_attribute("aria-pressed") == "true") != (mode == "points"):
         toggle.click()
     expect(page.locator("#entry")).to_have_attribute("data-mode", mode)
+
+
+# What a page did, for a failure to say: each tap's target and each htmx request, swap and error,
+# with the page's clock (ms). Installed before the page loads (``flight_recorder``), read after.
+_RECORDER = """(() => {
+  const log = window.__flight = [];
+  const note = (...parts) => log.push([Math.round(performance.now()), ...parts].join(" "));
+  document.addEventListener("click", (e) => note("click", e.target.outerHTML?.slice(0, 80), e.defaultPrevented), true);
+  for (const type of ["beforeRequest", "afterRequest", "sendError", "beforeSwap", "oobBeforeSwap", "sseMessage"]) {
+    document.addEventListener(`htmx:${type}`, (e) => note(type, e.detail?.elt?.id || e.detail?.elt?.tagName,
+      e.detail?.requestConfig?.verb ?? "", e.detail?.pathInfo?.requestPath ?? "", e.detail?.xhr?.status ?? "",
+      e.detail?.target?.id ?? "", e.detail?.shouldSwap ?? ""), true);
+  }
+})()"""
+
+
+def flight_recorder(page: Page) -> None:
+    page.add_init_script(_RECORDER)
+
+
+def flight_log(page: Page) -> str:
+    return page.evaluate("() => (window.__flight || []).join('\\n')")
