@@ -160,9 +160,12 @@ def test_an_idle_table_sends_nothing_but_its_stream(table_server, page, console_
 def test_a_change_reaches_a_second_phone_by_push_without_polling(table_server, page, other_phone, console_errors):
     table = start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     seen = _requests(other_phone)
+    other_phone.clock.install()  # the page's timers on Playwright's clock: ten seconds pass at once
     other_phone.goto(table.replace("/join/", "/"))  # the view link: this phone only follows
     expect(other_phone.locator("#round-title")).to_have_text("Round 1 of 7")
-    other_phone.wait_for_timeout(3000)
+    expect(other_phone.locator("body.streaming")).to_have_count(1)
+    other_phone.clock.run_for(10_000)
+    other_phone.clock.resume()  # and on from there in real time, for the push
     fetches = [url for url in seen if "/live/" in url]
     assert fetches == [], fetches  # no poll while nothing changes
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
