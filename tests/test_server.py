@@ -39,6 +39,7 @@ def _create_game(port, context=None):
         return json.loads(response.read())
 
 
+@pytest.mark.alone  # measures how long a request waits under load: CI runs it with nothing else
 def test_fifty_slow_clients_do_not_starve_the_others(tmp_path, sqlite_url):
     with serving(tmp_path, sqlite_url, migrate=False) as (port, _log):
         game = _create_game(port)

@@ -274,12 +274,14 @@ def test_running_totals_are_one_tap_away(live_server, page, console_errors):
     cell = ben.locator("td").nth(1)
     expect(cell.locator(".pts")).to_have_text("10")  # round 2 alone
     expect(cell.locator(".run")).to_be_hidden()
-    toggle = page.get_by_role("button", name="Running totals after each round")
-    toggle.click()
-    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle = page.get_by_role("checkbox", name="Running totals after each round")
+    toggle.check()
     expect(cell.locator(".run")).to_have_text("15")  # 5 + 10 after round 2
     expect(cell.locator(".run")).to_be_visible()
     expect(cell.locator(".pts")).to_be_hidden()
+    toggle.uncheck()
+    expect(cell.locator(".pts")).to_be_visible()
+    expect(cell.locator(".run")).to_be_hidden()
     assert console_errors == [], "\n".join(console_errors)
 
 

@@ -4,7 +4,7 @@ full form post, and each lands where the entry is, taking out the card its chip 
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeping.services import game_create
+from scorekeeping.services import game_create, round_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,4 +32,18 @@ def test_a_chip_takes_out_its_own_card_and_the_entry_stays_in_view(live_server, 
     assert page.get_by_role("button", name="Remove Seven of diamonds").count() == 0
     assert page.get_by_role("button", name="Remove Four of hearts").count() == 1
     assert -1 <= entry.evaluate("e => e.getBoundingClientRect().top") < viewport["height"] / 2
+    context.close()
+
+
+def test_the_running_totals_show_without_javascript(live_server, browser):
+    game, _token = game_create(ruleset="mexican", variants=[], players=["Ana", "Ben"], first_dealer="Ana")
+    round_record(game=game, number=1, winner="Ana", hands={"Ben": "5C"}, points={})
+    context = browser.new_context(java_script_enabled=False, viewport=SIZES[0], is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    cell = page.locator("#scoreboard .board tbody tr", has_text="Ben").locator("td").nth(0)
+    expect(cell.locator(".run")).to_be_hidden()
+    page.get_by_role("checkbox", name="Running totals after each round").check()  # CSS does the rest
+    expect(cell.locator(".run")).to_be_visible()
+    expect(cell.locator(".pts")).to_be_hidden()
     context.close()
