@@ -178,6 +178,12 @@ def test_a_refused_record_focuses_the_hand_it_is_about(live_server, page, consol
     error = page.locator(".player-entry:has-text('Cy') .error").first
     expect(error).to_be_focused()
     expect(error).to_be_in_viewport()
+    # Nothing covers it (the Record bar stuck to the bottom of the screen, say): it is what a
+    # thumb on its middle would touch.
+    assert error.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"
+    )
     assert console_errors == [], "\n".join(console_errors)
 
 
