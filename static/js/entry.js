@@ -170,9 +170,9 @@ document.body.addEventListener("roundSaved", () => {
 
 // A refused Record: the first reason (the server marks it autofocus, for the page without
 // JavaScript) is brought to the middle of the screen, clear of the Record bar, and focused (a
-// screen reader reads it). Once the form changes its previews are checked as Record would check it (the refusal's
-// hidden field says so), and the list shrinks as each thing is fixed; a preview sent before
-// the refusal answers without that mark and leaves the list alone.
+// screen reader reads it). Once the form changes its previews are checked as Record would
+// check it (the refusal's hidden field says so), and the list shrinks as each thing is fixed;
+// a preview sent before the refusal answers without that mark and leaves the list alone.
 document.addEventListener("htmx:afterSettle", (event) => {
   const error = event.detail.requestConfig?.elt?.matches?.("form[data-entry]") ? document.querySelector("#entry [autofocus]") : null;
   error?.scrollIntoView({ block: "center" });
