@@ -15,7 +15,8 @@ WHITENOISE_AUTOREFRESH = True
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory: the live server's threads then hold their own connections and
-    # really contend for the database, as gunicorn's workers do.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # really contend for the database, as gunicorn's workers do. One file per test process, so
+    # that two runs on one checkout never share (and break) each other's database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 ADMIN_ENABLED = True  # the admin tests need it; tests/web/test_security.py checks it is off by default
 SHARE_LAN_ADDRESS = False  # the live server of the browser tests listens on localhost only
