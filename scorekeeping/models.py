@@ -288,6 +288,9 @@ class ClubTable(models.Model):
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="club_table")
     members = models.JSONField(default=list, help_text="The members' ids in seat order.")
     ended = models.BooleanField(default=False)
+    token_generation = models.PositiveSmallIntegerField(
+        default=0, help_text="How often the organiser replaced the table's edit link (its token is derived with it)."
+    )
 
     class Meta:
         ordering = ["sitting", "number"]

@@ -42,6 +42,7 @@ from scorekeeping.services.clubs import (
     sitting_draw,
     table_end,
     table_token,
+    table_token_replace,
 )
 
 ORGANISER = OpenApiParameter(
@@ -296,6 +297,17 @@ class TableEndView(APIView):
     def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
         club, night, token = _organiser_night(request, club_id, night_id)
         table_end(night=night, sitting=sitting, table=table)
+        return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
+
+
+class TableTokenView(APIView):
+    """A club table's new edit link (only the organiser's token mints one): the old link and every
+    phone's right made from it stop working. Answers the night, with every table's edit link."""
+
+    @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
+        club, night, token = _organiser_night(request, club_id, night_id)
+        table_token_replace(night=night, sitting=sitting, table=table, organiser_token=token)
         return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
 
 

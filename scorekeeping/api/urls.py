@@ -34,5 +34,10 @@ urlpatterns = [
         clubs.TableEndView.as_view(),
         name="api-table-end",
     ),
+    path(
+        "api/clubs/<club:club_id>/nights/<int:night_id>/sittings/<int:sitting>/tables/<int:table>/token/",
+        clubs.TableTokenView.as_view(),
+        name="api-table-token",
+    ),
     path("api/clubs/<club:club_id>/nights/<int:night_id>/finish/", clubs.NightFinishView.as_view(), name="api-finish"),
 ]

@@ -17,7 +17,7 @@ import itertools
 import random
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Count
@@ -28,10 +28,10 @@ from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
 from referee.engine.words import MAX_NAME, clean_name
 from referee.engine.words import name_key as member_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
-from scorekeeping.models import Club, ClubTable, Member, Night, Sitting
+from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting
 from scorekeeping.services.games import game_create, holds_control_characters, rules_of
 from scorekeeping.services.tokens import new_token, token_hash
-from scorekeeping.services.versioning import night_touch
+from scorekeeping.services.versioning import locked, night_touch, touch
 
 MAX_MEMBERS = 500  # a club's members at most; names added at once at most as many
 MAX_SITTINGS = 12
@@ -42,11 +42,41 @@ def club_token_valid(*, club: Club, token: str | None) -> bool:
     return bool(token) and hmac.compare_digest(token_hash(token or ""), club.organiser_token_hash)
 
 
-def table_token(organiser_token: str, table: ClubTable | tuple[int, int, int]) -> str:
-    """The edit token of a club table's game, made again from the organiser's token."""
-    place = (table.sitting.night_id, table.sitting.number, table.number) if isinstance(table, ClubTable) else table
-    digest = hmac.new(organiser_token.encode(), "table:{}:{}:{}".format(*place).encode(), hashlib.sha256).digest()
+def table_token(organiser_token: str, table: ClubTable | tuple[int, int, int], generation: int = 0) -> str:
+    """The edit token of a club table's game, made again from the organiser's token (and the
+    table's generation: how often the organiser replaced its edit link)."""
+    if isinstance(table, ClubTable):
+        place, generation = (table.sitting.night_id, table.sitting.number, table.number), table.token_generation
+    else:
+        place = table
+    message = "table:{}:{}:{}".format(*place) + (f":{generation}" if generation else "")
+    digest = hmac.new(organiser_token.encode(), message.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def table_token_replace(*, night: Night, sitting: int, table: int, organiser_token: str) -> ClubTable:
+    """A club table's new edit link, made by the organiser (only the organiser's token mints a
+    club table's token): the old link and every phone's right made from it stop working, the
+    "I am" rights at the table hold as before. The table's new token is ``table_token(.., table)``."""
+    with transaction.atomic():
+        night = _locked_night(night)
+        found = (
+            ClubTable.objects.select_related("sitting")
+            .filter(sitting__night=night, sitting__number=sitting, number=table)
+            .first()
+        )
+        if found is None:
+            raise NotFound(_("there is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
+        if found.ended:
+            raise Conflict(_("table {t} of sitting {s} is ended").format(t=table, s=sitting), "table")
+        game = locked(found.game, None)
+        found.token_generation += 1
+        found.save(update_fields=["token_generation"])
+        game.edit_token_hash = token_hash(table_token(organiser_token, found))
+        game.save(update_fields=["edit_token_hash", "updated_at"])
+        touch(game)
+        night_touch(night)
+    return found
 
 
 def _name(value: object, field: str) -> str:
@@ -195,6 +225,18 @@ def _unfinished(sitting: Sitting) -> list[ClubTable]:
     return [t for t in tables if not t.ended and t.played < t.game.rules.last_round]
 
 
+def _lock_games(game_ids: Iterable[str]) -> None:
+    """The games' rows locked (the night's lock is held: locks are taken night first), so that a
+    write at one of these tables either commits first or, waiting, finds the table closed."""
+    list(Game.objects.select_for_update().filter(pk__in=list(game_ids)).order_by("pk").values_list("pk", flat=True))
+
+
+def _end(tables: Sequence[ClubTable]) -> None:
+    """End the tables as they stand: their games take no more writes (``versioning.locked``)."""
+    _lock_games(t.game_id for t in tables)
+    ClubTable.objects.filter(pk__in=[t.pk for t in tables]).update(ended=True)
+
+
 def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, seed: int | None = None) -> Sitting:
     """The next sitting: the present members at tables, each table a new game with its first
     dealer drawn at random. Refused (409) while a table of the sitting before is unfinished,
@@ -213,7 +255,7 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
                     _("sitting {n} is still being played at table {tables}").format(n=drawn[-1].number, tables=numbers),
                     "force",
                 )
-            ClubTable.objects.filter(pk__in=[t.pk for t in open_tables]).update(ended=True)
+            _end(open_tables)
         present = {m.pk: m for m in night.present.all()}
         try:
             sizes = table_sizes(len(present), rules.min_players, rules.max_players, night.table_size)
@@ -253,8 +295,7 @@ def table_end(*, night: Night, sitting: int, table: int) -> ClubTable:
         found = ClubTable.objects.filter(sitting__night=night, sitting__number=sitting, number=table).first()
         if found is None:
             raise NotFound(_("there is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
-        found.ended = True
-        found.save(update_fields=["ended"])
+        _end([found])
         night_touch(night)
     return found
 
@@ -265,7 +306,9 @@ def night_finish(*, night: Night) -> Night:
         night = _locked_night(night)
         last = night.sittings_drawn.order_by("-number").first()
         if last is not None:
-            ClubTable.objects.filter(pk__in=[t.pk for t in _unfinished(last)]).update(ended=True)
+            _end(_unfinished(last))
+        # A write at a table waits for this (its game's row is locked), then finds the night finished.
+        _lock_games(ClubTable.objects.filter(sitting__night=night).values_list("game_id", flat=True))
         night.status = Night.Status.FINISHED
         night_touch(night)
         night.save(update_fields=["status"])

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from scorekeeping.models import Game
+from scorekeeping.errors import EditForbidden
+from scorekeeping.models import ClubTable, Game
 from scorekeeping.services.tokens import new_token, token_hash
 from scorekeeping.services.versioning import locked, touch
 
@@ -15,6 +17,10 @@ def game_token_replace(*, game: Game) -> str:
     token's hash, which no longer matches. Every open phone hears of it (the live version moves)."""
     with transaction.atomic():
         game = locked(game, None)
+        if ClubTable.objects.filter(game_id=game.pk).exists():
+            raise EditForbidden(
+                _("a club table's edit link is made from the organiser's token: only the organiser can replace it")
+            )
         token = new_token()
         game.edit_token_hash = token_hash(token)
         game.save(update_fields=["edit_token_hash", "updated_at"])

@@ -14,11 +14,18 @@ from scorekeeping.changes import change_clause
 from scorekeeping.errors import Conflict
 from scorekeeping.live.publish import announce, announce_night
 from scorekeeping.models import Change, Game, Night
+from scorekeeping.selectors.tables import table_closed
 
 
 def locked(game: Game, version: int | None) -> Game:
-    """The game row, locked for this transaction; 409 if the phone's version is stale."""
+    """The game row, locked for this transaction; 409 if the phone's version is stale, or if the
+    game is a club table that was ended or whose night is finished (kept as it stands)."""
     current = Game.objects.select_for_update().get(pk=game.pk)
+    if table_closed(game_id=current.pk):
+        raise Conflict(
+            _("this table is closed: the organiser ended it or finished the night, and its scores stand as they are"),
+            "game",
+        )
     if version is not None and version != current.version:
         raise Conflict(what_changed(current, version), "version")
     return current

@@ -29,7 +29,7 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.newgame import NewGameState
-from scorekeeping.web.pages import editing, game_head
+from scorekeeping.web.pages import editing, game_head, holding_token
 
 
 @require_safe
@@ -91,11 +91,16 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
 
 
 @require_POST
-@editing
+@holding_token
 def edit_link_replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """ "New edit link": the old link and every phone's right made from it stop working; this
-    phone keeps the right, with the new token, and shows the new link to share."""
-    token = game_token_replace(game=game)
+    phone keeps the right, with the new token, and shows the new link to share. A club table's
+    link is the organiser's to replace (403)."""
+    try:
+        token = game_token_replace(game=game)
+    except EditForbidden as exc:
+        context = {"game": game, "refusal": exc.message}
+        return render(request, "scorekeeping/forbidden.html", context, status=refused(request, exc.status))
     messages.success(
         request, _("A new edit link is made: the old one and the phones that joined with it can no longer record.")
     )

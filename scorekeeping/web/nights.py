@@ -3,7 +3,9 @@ and "I am Ben": one tap a night, after which each draw takes this phone to Ben's
 as Ben (it scores Ben's own hand there), with the night's page one tap away again.
 
 The club link is the members' link: a phone that holds it may say who it is and score at that
-player's table, as the table's edit link would let it (docs/clubs.md, "Who may score").
+player's table of the current sitting, until "Not me", another player, the next draw or the
+night's end (docs/clubs.md, "Who may do what"). It records and sends hands there; it never holds
+nor replaces the table's edit token.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from referee.formdata import form_int
-from referee.htmx import HtmxHttpRequest
+from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.errors import NotFound
 from scorekeeping.links import night_events_path, share_base, view_path
 from scorekeeping.models import Club, Member, Night
@@ -83,10 +86,19 @@ def night(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse
     return followed(request, "clubs/night.html", context, no_store=True)
 
 
+def _finished(request: HtmxHttpRequest, found: Club) -> HttpResponse:
+    """409: a finished night seats nobody any more (its tables keep their scores as they stand)."""
+    message = _("This night is finished: its tables keep their scores, and nobody is seated any more.")
+    return render(request, "clubs/forbidden.html", {"club": found, "message": message}, status=refused(request, 409))
+
+
 @require_POST
 def night_me(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
-    """ "I am Ben" (one of the players checked in), or "not me" (no member chosen)."""
+    """ "I am Ben" (one of the players checked in), or "not me" (no member chosen): either way,
+    the right this phone had as another player at this night ends."""
     found, row = _night(club_id, night_id)
+    if row.status == Night.Status.FINISHED:
+        return _finished(request, found)
     chosen = form_int(request.POST.get("member"), None)
     member = row.present.filter(pk=chosen).first() if chosen is not None else None
     phone.remember_me(request, row.pk, member.pk if member is not None else None)
@@ -98,14 +110,16 @@ def night_go(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpRespo
     """To this phone's table in the night's latest sitting: allowed to score there, seated as
     its player; back to the night's page if that player plays in no table now."""
     found, row = _night(club_id, night_id)
+    if row.status == Night.Status.FINISHED:
+        return _finished(request, found)
     me_id, _taken = phone.night_me(request, row.pk)
     mine = _my_table(night_tables(row), me_id)
     night_path = reverse("club-night", args=[found.pk, row.pk])
-    if mine is None or me_id is None:
+    if mine is None or me_id is None or mine.state.ended:
         target = night_path
     else:
         game = mine.state.table.game
-        phone.grant_table(request, game, night_path)
+        phone.grant_table(request, game, night_id=row.pk, member_id=me_id, night_path=night_path)
         key = phone.phone_key(request, create=True) or ""
         name = next(m.name for m in mine.state.members if m.pk == me_id)
         player = seat_claim(game=game, name=name, phone=key)

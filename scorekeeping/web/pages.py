@@ -31,18 +31,31 @@ def forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return render(request, "scorekeeping/forbidden.html", {"game": game}, status=refused(request, 403))
 
 
-def editing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A page that changes the game: its row (404 for no such game), and the page that says how
-    to get the edit link (403) unless this phone may change it. The view gets the game."""
+View = Callable[..., HttpResponse]
 
-    @wraps(view)
-    def guarded(request: HtmxHttpRequest, game_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        game = game_get(game_id=game_id)
-        if not phone.can_edit(request, game):
-            return forbidden(request, game)
-        return view(request, game, *args, **kwargs)
 
-    return guarded
+def _guard(allowed: Callable[[HtmxHttpRequest, Game], bool]) -> Callable[[View], View]:
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def guarded(request: HtmxHttpRequest, game_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            game = game_get(game_id=game_id)
+            if not allowed(request, game):
+                return forbidden(request, game)
+            return view(request, game, *args, **kwargs)
+
+        return guarded
+
+    return decorate
+
+
+editing = _guard(phone.can_edit)
+"""A page that changes the game: its row (404 for no such game), and the page that says how to
+get the edit link (403) unless this phone may record (the edit right, or a club night's "I am"
+at this table now). The view gets the game."""
+
+holding_token = _guard(phone.holds_token)
+"""A page that mints or replaces the game's edit token: as ``editing``, for a phone that holds the
+edit right itself (a right that came from "I am" at a club table never does)."""
 
 
 def followed(request: HtmxHttpRequest, template: str, context: dict[str, Any], **cache: bool) -> HttpResponse:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from scorekeeping.converters import GameIdConverter
 from scorekeeping.links import view_path
 from scorekeeping.models import Game
+from scorekeeping.selectors.tables import seat_right_holds
 from scorekeeping.services import game_token_valid, token_hash
 
 _KEY = "games"
@@ -87,16 +88,40 @@ def _grant_hash(request: HttpRequest, game_id: str, held: str) -> None:
     request.session[_KEY] = dict(list(games.items())[-_MAX:])
 
 
-def grant_table(request: HttpRequest, game: Game, night_path: str) -> None:
-    """A club member's phone at the table they were drawn to: it may change that game (its
-    session holds the game's token hash, as after the edit link; the token itself it never
-    sees), and the table links back to the night (``club_night``)."""
-    _grant_hash(request, game.pk, game.edit_token_hash)
+def grant_table(request: HttpRequest, game: Game, *, night_id: int, member_id: int, night_path: str) -> None:
+    """A club member's phone at the table they were drawn to: it may record and send hands there
+    while it is that member at the night and the table is the member's in the night's latest
+    sitting (``can_edit``). It is no edit token: the phone never sees one, holds no token's hash,
+    and may not mint or replace one (``holds_token``). A new session key, as for any grant; the
+    night's other tables' rights are dropped, and the table links back to the night."""
+    _new_session(request)
+    request.session.cycle_key()
+    _forget_table_rights(request, night_id)
+    seats = request.session.get(_TABLE_RIGHTS, {})
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    seats[game.pk] = [night_id, member_id]
+    request.session[_TABLE_RIGHTS] = dict(list(seats.items())[-_MAX:])
     nights = request.session.get(_NIGHTS, {})
     nights = dict(nights) if isinstance(nights, dict) else {}
     nights.pop(game.pk, None)
     nights[game.pk] = night_path
     request.session[_NIGHTS] = dict(list(nights.items())[-_MAX:])
+
+
+def _table_right(request: HttpRequest, game_id: str) -> bool:
+    """Whether this phone's "I am" right covers the game now (one query, once a request)."""
+    seats = request.session.get(_TABLE_RIGHTS, {})
+    value = seats.get(game_id) if isinstance(seats, dict) else None
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value)):
+        return False
+    night_id, member_id = value
+    if night_me(request, night_id)[0] != member_id:  # "Not me", or another player since
+        return False
+    held: dict[str, bool] = getattr(request, "_table_rights", {})
+    if game_id not in held:
+        held[game_id] = seat_right_holds(game_id=game_id, night_id=night_id, member_id=member_id)
+        setattr(request, "_table_rights", held)  # noqa: B010 (an attribute of this request only)
+    return held[game_id]
 
 
 def club_night(request: HttpRequest, game_id: str) -> str:
@@ -110,6 +135,7 @@ def club_night(request: HttpRequest, game_id: str) -> str:
 # sitting it was taken to its table for (each draw takes it there once).
 _NIGHTS = "club-tables"
 _ME = "club-me"
+_TABLE_RIGHTS = "club-rights"  # game id -> [night id, member id]: "I am" at that table
 
 
 def night_me(request: HttpRequest, night_id: int) -> tuple[int | None, int]:
@@ -128,6 +154,10 @@ def nights_played(request: HttpRequest) -> list[int]:
 
 
 def remember_me(request: HttpRequest, night_id: int, member_id: int | None, taken: int = 0) -> None:
+    """Who this phone is at the night ("I am Ben"; None: "Not me"). A change of player ends the
+    phone's right at the table it had as the player before."""
+    if night_me(request, night_id)[0] != member_id:
+        _forget_table_rights(request, night_id)
     mine = request.session.get(_ME, {})
     mine = dict(mine) if isinstance(mine, dict) else {}
     mine.pop(str(night_id), None)
@@ -135,6 +165,14 @@ def remember_me(request: HttpRequest, night_id: int, member_id: int | None, take
         _new_session(request)
         mine[str(night_id)] = [member_id, taken]
     request.session[_ME] = dict(list(mine.items())[-_MAX:])
+
+
+def _forget_table_rights(request: HttpRequest, night_id: int) -> None:
+    seats = request.session.get(_TABLE_RIGHTS, {})
+    if isinstance(seats, dict) and any(isinstance(v, list) and v[:1] == [night_id] for v in seats.values()):
+        request.session[_TABLE_RIGHTS] = {
+            k: v for k, v in seats.items() if not (isinstance(v, list) and v[:1] == [night_id])
+        }
 
 
 def game_ids(request: HttpRequest) -> list[str]:
@@ -152,9 +190,17 @@ def _new_session(request: HttpRequest) -> None:
         Session.objects.filter(pk__in=list(expired.values_list("pk", flat=True))).delete()
 
 
-def can_edit(request: HttpRequest, game: Game) -> bool:
+def holds_token(request: HttpRequest, game: Game) -> bool:
+    """Whether this phone holds the game's edit right itself (the edit link's, or the maker's):
+    what may mint or replace a token, besides recording."""
     held = _games(request).get(game.pk) or ""
     return bool(held) and hmac.compare_digest(held, game.edit_token_hash)
+
+
+def can_edit(request: HttpRequest, game: Game) -> bool:
+    """Whether this phone may record and send hands: it holds the edit right, or its "I am"
+    right at a club night covers this table now."""
+    return holds_token(request, game) or _table_right(request, game.pk)
 
 
 def token_for(request: HttpRequest, game: Game) -> str | None:

@@ -1,0 +1,201 @@
+"""Who may do what at a club night (docs/clubs.md, "Who may do what"): a phone that said "I am Ben"
+records and sends hands at Ben's table of the current sitting, and nothing more: it never mints
+or replaces the table's edit token, and its right ends with "Not me", another player, the next
+draw or the night's end. An ended table and a finished night take no more writes from anyone."""
+
+import pytest
+from django.test import Client
+
+from scorekeeping.models import ClubTable, Game, Night, Round
+
+pytestmark = pytest.mark.django_db
+
+JSON = "application/json"
+NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
+
+
+class Night_:
+    """A club of six with a night of two sittings (tables of three), driven by its organiser's API."""
+
+    def __init__(self, client: Client, sittings: int = 2) -> None:
+        made = client.post("/api/clubs/", {"name": "De Joker"}, content_type=JSON).json()
+        self.client, self.id, self.token = client, made["id"], made["organiser_token"]
+        self.headers = {"X-Club-Token": self.token}
+        self.api = f"/api/clubs/{self.id}"
+        body = {"sittings": sittings, "table_size": 3}
+        night = client.post(f"{self.api}/nights/", body, content_type=JSON, headers=self.headers).json()
+        self.night = night["id"]
+        self.page = f"/c/{self.id}/nights/{self.night}/"
+        client.put(
+            f"{self.api}/nights/{self.night}/present/", {"names": NAMES}, content_type=JSON, headers=self.headers
+        )
+
+    def post(self, path: str, body: object = None):
+        return self.client.post(
+            f"{self.api}/nights/{self.night}/{path}", body or {}, content_type=JSON, headers=self.headers
+        )
+
+    def draw(self) -> list[dict]:
+        drawn = self.post("sittings/", {"force": True})
+        assert drawn.status_code == 201, drawn.content
+        return drawn.json()["tables"]
+
+    def table_of(self, tables: list[dict], name: str) -> dict:
+        return next(t for t in tables if name in t["players"])
+
+
+def _member(phone: Client, page: str, name: str) -> int:
+    html = phone.get(page).content.decode()
+    marker = f'aria-label="I am {name}"'
+    assert marker in html, html
+    return int(html.split(marker)[0].rsplit('value="', 1)[1].split('"')[0])
+
+
+def _i_am(phone: Client, night: Night_, name: str) -> None:
+    assert phone.post(night.page + "me/", {"member": _member(phone, night.page, name)}).status_code == 302
+
+
+def _go(phone: Client, night: Night_) -> str:
+    gone = phone.post(night.page + "go/")
+    assert gone.status_code == 302, gone.content
+    return gone["Location"]
+
+
+def _record_round_one(phone: Client, game_id: str):
+    """Round 1 from the table's page, as one phone taps in every hand (it leaves its seat first,
+    itself a write the right must cover): seat 0 went out."""
+    left = phone.post(f"/g/{game_id}/seat/", {})
+    if left.status_code != 302:
+        return left
+    form = {"version": str(Game.objects.get(pk=game_id).version), "number": "1", "winner": "0"}
+    form |= {"hand-1": "4C", "hand-2": "5C"}
+    return phone.post(f"/g/{game_id}/rounds/", form)
+
+
+def _edit_token(table: dict) -> str:
+    return table["game"]["edit_url"].split("/join/")[1].strip("/")
+
+
+def _rounds(game_id: str) -> int:
+    return Round.objects.filter(game_id=game_id).count()
+
+
+def test_an_i_am_phone_records_at_its_table_but_never_replaces_its_edit_link(client):
+    night = Night_(client)
+    table = night.table_of(night.draw(), "Ben")
+    game_id = table["game"]["id"]
+    stranger = Client()  # a fresh phone with only the club's link
+    _i_am(stranger, night, "Ben")
+    assert _go(stranger, night) == f"/g/{game_id}/"
+    before = Game.objects.get(pk=game_id).edit_token_hash
+
+    replaced = stranger.post(f"/g/{game_id}/edit-link/")
+    assert replaced.status_code == 403
+    assert Game.objects.get(pk=game_id).edit_token_hash == before
+    assert "edit-link-replace" not in stranger.get(f"/g/{game_id}/").content.decode()
+    # The organiser's link to the table still works, and the right that came from "I am" records.
+    assert Client().get(f"/g/{game_id}/join/{_edit_token(table)}/").status_code == 302
+    assert _record_round_one(stranger, game_id).status_code == 302
+    assert _rounds(game_id) == 1
+
+
+def test_a_club_tables_edit_token_is_replaced_by_the_organiser_only(client):
+    night = Night_(client)
+    table = night.table_of(night.draw(), "Ben")
+    game_id, old = table["game"]["id"], _edit_token(table)
+    before = Game.objects.get(pk=game_id).edit_token_hash
+
+    by_table = client.post(f"/api/games/{game_id}/token/", headers={"X-Game-Token": old})
+    assert by_table.status_code == 403 and "organiser" in by_table.json()["detail"]
+    holder = Client()
+    assert holder.get(f"/g/{game_id}/join/{old}/").status_code == 302
+    assert holder.post(f"/g/{game_id}/edit-link/").status_code == 403
+    assert Game.objects.get(pk=game_id).edit_token_hash == before
+
+    wrong = client.post(
+        f"{night.api}/nights/{night.night}/sittings/1/tables/{table['number']}/token/",
+        headers={"X-Club-Token": "x" * 43},
+    )
+    assert wrong.status_code == 403 and Game.objects.get(pk=game_id).edit_token_hash == before
+    replaced = night.post(f"sittings/1/tables/{table['number']}/token/")
+    assert replaced.status_code == 200, replaced.content
+    sitting = next(s for s in replaced.json()["sittings"] if s["number"] == 1)
+    new = _edit_token(next(t for t in sitting["tables"] if t["number"] == table["number"]))
+    assert new != old
+    assert Client().get(f"/g/{game_id}/join/{old}/").status_code == 403  # the leaked link is dead
+    assert Client().get(f"/g/{game_id}/join/{new}/").status_code == 302  # the organiser's new one works
+    # The night's API lists the live link: the same the organiser's screens show.
+    listed = client.get(f"{night.api}/nights/{night.night}/", headers=night.headers).json()
+    listed_tables = next(s for s in listed["sittings"] if s["number"] == 1)["tables"]
+    assert _edit_token(next(t for t in listed_tables if t["number"] == table["number"])) == new
+    assert ClubTable.objects.get(game_id=game_id).token_generation == 1
+
+
+def test_the_next_draw_ends_the_i_am_right_at_the_table_before(client):
+    night = Night_(client)
+    first = night.table_of(night.draw(), "Ben")
+    game_id = first["game"]["id"]
+    ben = Client()
+    _i_am(ben, night, "Ben")
+    _go(ben, night)
+    night.draw()  # forced: the first sitting's tables end as they stand
+    standings = client.get(f"{night.api}/nights/{night.night}/").json()["standings"]
+
+    assert _record_round_one(ben, game_id).status_code == 403
+    by_token = client.post(
+        f"/api/games/{game_id}/rounds/",
+        {"number": 1, "winner": first["players"][0], "points": {p: 5 for p in first["players"][1:]}},
+        content_type=JSON,
+        headers={"X-Game-Token": _edit_token(first)},
+    )
+    assert by_token.status_code == 409 and "closed" in by_token.json()["detail"]
+    assert _rounds(game_id) == 0
+    assert client.get(f"{night.api}/nights/{night.night}/").json()["standings"] == standings
+
+
+def test_not_me_and_another_player_end_the_right(client):
+    night = Night_(client, sittings=1)
+    tables = night.draw()
+    bens, cys = night.table_of(tables, "Ben")["game"]["id"], night.table_of(tables, "Cy")["game"]["id"]
+    phone = Client()
+    _i_am(phone, night, "Ben")
+    _go(phone, night)
+    phone.post(night.page + "me/", {})  # "Not me"
+    assert _record_round_one(phone, bens).status_code == 403
+
+    _i_am(phone, night, "Ben")
+    _go(phone, night)
+    if bens != cys:  # cycling "I am" collects nothing: the right is the current player's table only
+        _i_am(phone, night, "Cy")
+        _go(phone, night)
+        assert _record_round_one(phone, bens).status_code == 403
+        assert _record_round_one(phone, cys).status_code == 302
+    assert _rounds(bens) == 0
+
+
+def test_a_finished_night_seats_nobody_and_takes_no_writes(client):
+    night = Night_(client, sittings=1)
+    tables = night.draw()
+    ben = Client()
+    _i_am(ben, night, "Ben")
+    game_id = night.table_of(tables, "Ben")["game"]["id"]
+    _go(ben, night)
+    assert night.post("finish/").status_code == 200
+    standings = client.get(f"{night.api}/nights/{night.night}/").json()["standings"]
+
+    assert _record_round_one(ben, game_id).status_code == 403
+    late = Client()
+    member = Night.objects.get(pk=night.night).present.get(name="Cy").pk
+    me = late.post(night.page + "me/", {"member": member})
+    assert me.status_code == 409 and "finished" in me.content.decode()
+    assert late.post(night.page + "go/").status_code == 409
+    for table in tables:
+        answer = client.post(
+            f"/api/games/{table['game']['id']}/rounds/",
+            {"number": 1, "winner": table["players"][0], "points": {p: 5 for p in table["players"][1:]}},
+            content_type=JSON,
+            headers={"X-Game-Token": _edit_token(table)},
+        )
+        assert answer.status_code == 409, answer.content
+    assert Round.objects.count() == 0
+    assert client.get(f"{night.api}/nights/{night.night}/").json()["standings"] == standings
