@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import prefetch_related_objects
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,6 +23,7 @@ from referee.api import ERROR
 from referee.engine.clubs import SCORINGS
 from referee.serializers import FlagField, InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
+from scorekeeping.api.representations import Output
 from scorekeeping.api.stories import PROFILE, profile_data
 from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
 from scorekeeping.links import edit_path, view_path
@@ -48,6 +49,13 @@ from scorekeeping.services.clubs import (
 ORGANISER = OpenApiParameter(
     "X-Club-Token", str, OpenApiParameter.HEADER, required=True, description="The club organiser's token."
 )
+NIGHT_ORGANISER = OpenApiParameter(
+    "X-Club-Token",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The club organiser's token: adds each table's edit link (403 if wrong).",
+)
 
 
 class NamesInput(InputSerializer):
@@ -56,7 +64,150 @@ class NamesInput(InputSerializer):
     names = serializers.ListField(child=TextField(max_length=200, trim_whitespace=False), max_length=MAX_MEMBERS)
 
 
-OBJECT = inline_serializer("ClubAnswer", {"id": serializers.CharField()})
+# The answers as the schema describes them (the views, ``club_data`` and ``night_data`` build them).
+
+
+class NewClubOutput(Output):
+    """A new club: its link, and the organiser's token and link (shown once)."""
+
+    class Meta:
+        ref_name = "NewClub"
+
+    id = serializers.CharField()
+    name = serializers.CharField()
+    url = serializers.URLField(help_text="The club in the API: the club link.")
+    organiser_token = serializers.CharField(help_text="The secret every write needs, in X-Club-Token.")
+    organiser_url = serializers.URLField(help_text="The organiser link (carries the token).")
+
+
+class MemberOutput(Output):
+    class Meta:
+        ref_name = "Member"
+
+    name = serializers.CharField()
+    active = serializers.BooleanField(help_text="False once retired (kept in the history).")
+
+
+class NightSummaryOutput(Output):
+    class Meta:
+        ref_name = "NightSummary"
+
+    id = serializers.IntegerField()
+    date = serializers.DateField()
+    status = serializers.ChoiceField(choices=Night.Status.values)
+
+
+class ClubOutput(Output):
+    """A club: its members and nights."""
+
+    class Meta:
+        ref_name = "Club"
+
+    id = serializers.CharField()
+    name = serializers.CharField()
+    members = MemberOutput(many=True)
+    nights = NightSummaryOutput(many=True)
+
+
+class MembersOutput(Output):
+    class Meta:
+        ref_name = "Members"
+
+    members = MemberOutput(many=True)
+
+
+class TableGameOutput(Output):
+    """A table's game: an ordinary game of the games API."""
+
+    class Meta:
+        ref_name = "TableGame"
+
+    id = serializers.CharField()
+    url = serializers.URLField(help_text="The game's table page: the view link.")
+    edit_url = serializers.URLField(
+        required=False, help_text="The edit link (carries the table's token); only with the organiser's token."
+    )
+
+
+class NightTableOutput(Output):
+    class Meta:
+        ref_name = "NightTable"
+
+    number = serializers.IntegerField()
+    game = TableGameOutput()
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
+    rounds_played = serializers.IntegerField()
+    finished = serializers.BooleanField(help_text="The game is over, or the organiser ended it.")
+    ended = serializers.BooleanField(help_text="The organiser ended it.")
+
+
+class SittingOutput(Output):
+    """A sitting: its tables, who sat out, and the pairs who met again."""
+
+    class Meta:
+        ref_name = "Sitting"
+
+    number = serializers.IntegerField()
+    tables = NightTableOutput(many=True)
+    sitting_out = serializers.ListField(child=serializers.CharField())
+    repeated_pairs = serializers.IntegerField(help_text="Pairs at one table who already shared a table tonight.")
+
+
+class NightStandingOutput(Output):
+    class Meta:
+        ref_name = "NightStanding"
+
+    player = serializers.CharField()
+    percent = serializers.FloatField(help_text="The average percentage over the sittings played.")
+    points = serializers.FloatField(help_text="The sum of rank points.")
+    sittings = serializers.IntegerField()
+    place = serializers.IntegerField()
+    tiebreak = serializers.FloatField(help_text="The average of the table's average total less one's own.")
+
+
+class NightOutput(Output):
+    """A night: its settings, who is here, every sitting's tables, and the standings so far."""
+
+    class Meta:
+        ref_name = "Night"
+
+    id = serializers.IntegerField()
+    date = serializers.DateField()
+    status = serializers.ChoiceField(choices=Night.Status.values)
+    ruleset = serializers.CharField()
+    variants = serializers.ListField(child=serializers.CharField())
+    table_size = serializers.IntegerField()
+    scoring = serializers.ChoiceField(choices=SCORINGS)
+    planned_sittings = serializers.IntegerField()
+    present = serializers.ListField(child=serializers.CharField())
+    sittings = SittingOutput(many=True)
+    standings = NightStandingOutput(many=True)
+
+
+class PresentOutput(Output):
+    class Meta:
+        ref_name = "Present"
+
+    present = serializers.ListField(child=serializers.CharField())
+
+
+class SeasonStandingOutput(Output):
+    class Meta:
+        ref_name = "SeasonStanding"
+
+    player = serializers.CharField()
+    nights = serializers.IntegerField()
+    counted = serializers.IntegerField(help_text="The best nights counted.")
+    percent = serializers.FloatField()
+    place = serializers.IntegerField()
+    qualified = serializers.BooleanField(help_text="Played the minimum of nights; ranked after those who did if not.")
+
+
+class SeasonOutput(Output):
+    class Meta:
+        ref_name = "Season"
+
+    standings = SeasonStandingOutput(many=True)
 
 
 def _organiser(request: Request, club_id: str) -> tuple[Club, str]:
@@ -147,7 +298,7 @@ class ClubsView(APIView):
 
         name = TextField(max_length=200, trim_whitespace=False)
 
-    @extend_schema(request=InputSerializer, responses={201: OBJECT, 400: ERROR, 429: ERROR})
+    @extend_schema(request=InputSerializer, responses={201: NewClubOutput, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -163,7 +314,7 @@ class ClubsView(APIView):
 class ClubView(APIView):
     """A club: its members and nights."""
 
-    @extend_schema(responses={200: OBJECT, 404: ERROR})
+    @extend_schema(responses={200: ClubOutput, 404: ERROR})
     def get(self, request: Request, club_id: str) -> Response:
         return Response(club_data(club_get(club_id=club_id)))
 
@@ -173,7 +324,7 @@ class MembersView(APIView):
 
     InputSerializer = NamesInput
 
-    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MembersOutput, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str) -> Response:
         club, _token = _organiser(request, club_id)
         serializer = self.InputSerializer(data=request.data)
@@ -199,7 +350,7 @@ class MemberView(APIView):
         """A member's profile: games, wins, totals, rounds gone out, streak, head to head..."""
         return Response(profile_data(member_story(club_get(club_id=club_id), name)))
 
-    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MemberOutput, **WRITE_ERRORS})
     def patch(self, request: Request, club_id: str, name: str) -> Response:
         club, _token = _organiser(request, club_id)
         serializer = self.InputSerializer(data=request.data)
@@ -233,7 +384,7 @@ class NightsView(APIView):
                 raise serializers.ValidationError("a date from 2000 to 2100")
             return value
 
-    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str) -> Response:
         club, token = _organiser(request, club_id)
         serializer = self.InputSerializer(data=request.data)
@@ -246,7 +397,7 @@ class NightsView(APIView):
 class NightView(APIView):
     """A night: sittings, tables, standings (the edit links with the organiser's token)."""
 
-    @extend_schema(responses={200: OBJECT, 404: ERROR})
+    @extend_schema(parameters=[NIGHT_ORGANISER], responses={200: NightOutput, 403: ERROR, 404: ERROR, 429: ERROR})
     def get(self, request: Request, club_id: str, night_id: int) -> Response:
         club = club_get(club_id=club_id)
         night = night_get(club=club, night_id=night_id)
@@ -261,7 +412,7 @@ class PresentView(APIView):
 
     InputSerializer = NamesInput
 
-    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: PresentOutput, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str, night_id: int) -> Response:
         _club, night, _token = _organiser_night(request, club_id, night_id)
         serializer = self.InputSerializer(data=request.data)
@@ -279,7 +430,7 @@ class SittingsView(APIView):
 
         force = FlagField(default=False, help_text="Draw although tables are still playing.")
 
-    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: SittingOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:
         club, night, token = _organiser_night(request, club_id, night_id)
         serializer = self.InputSerializer(data=request.data)
@@ -293,7 +444,7 @@ class SittingsView(APIView):
 class TableEndView(APIView):
     """End an unfinished table: its standings count as they stand."""
 
-    @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=None, parameters=[ORGANISER], responses={200: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
         club, night, token = _organiser_night(request, club_id, night_id)
         table_end(night=night, sitting=sitting, table=table)
@@ -304,7 +455,7 @@ class TableTokenView(APIView):
     """A club table's new edit link (only the organiser's token mints one): the old link and every
     phone's right made from it stop working. Answers the night, with every table's edit link."""
 
-    @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=None, parameters=[ORGANISER], responses={200: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
         club, night, token = _organiser_night(request, club_id, night_id)
         table_token_replace(night=night, sitting=sitting, table=table, organiser_token=token)
@@ -314,7 +465,7 @@ class TableTokenView(APIView):
 class NightFinishView(APIView):
     """Finish the night."""
 
-    @extend_schema(request=None, parameters=[ORGANISER], responses={200: OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=None, parameters=[ORGANISER], responses={200: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:
         club, night, token = _organiser_night(request, club_id, night_id)
         night_finish(night=night)
@@ -333,7 +484,7 @@ class SeasonView(APIView):
         best = serializers.IntegerField(required=False, min_value=1, max_value=366)
         minimum = serializers.IntegerField(required=False, min_value=1, max_value=366, default=1)
 
-    @extend_schema(parameters=[QuerySerializer], responses={200: OBJECT, 400: ERROR, 404: ERROR})
+    @extend_schema(parameters=[QuerySerializer], responses={200: SeasonOutput, 400: ERROR, 404: ERROR})
     def get(self, request: Request, club_id: str) -> Response:
         club = club_get(club_id=club_id)
         query = {("start" if k == "from" else k): v for k, v in request.query_params.items()}
