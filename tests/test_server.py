@@ -197,3 +197,64 @@ def test_keep_alive_connections_stay_open_and_nothing_is_logged_as_an_error(tmp_
         connection.close()
         time.sleep(0.5)
         assert "Exception in ASGI application" not in log.read_text()
+
+
+def _send(port, head: bytes, body: bytes = b"", timeout: float = 10) -> bytes:
+    """One raw request (``head`` up to its blank line), the whole answer read back."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(timeout)
+        sock.sendall(head + body)
+        answer = b""
+        while b"\r\n\r\n" not in answer or len(answer) < answer.index(b"\r\n\r\n") + 4 + _length(answer):
+            piece = sock.recv(65536)
+            if not piece:
+                break
+            answer += piece
+        return answer
+
+
+def _length(answer: bytes) -> int:
+    found = re.search(rb"(?i)content-length: (\d+)", answer)
+    return int(found.group(1)) if found else 0
+
+
+def _chunked(body: bytes, size: int = 1000) -> bytes:
+    pieces = [body[i : i + size] for i in range(0, len(body), size)]
+    return b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in pieces) + b"0\r\n\r\n"
+
+
+def test_a_body_over_its_limit_is_refused_before_it_is_read(tmp_path, sqlite_url):
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1, env={"TMPDIR": str(spool)}) as (port, _log):
+        for path, kind in (("/api/games/", "application/json"), ("/api/games/import/sheet/", "multipart/form-data")):
+            start = time.monotonic()
+            answer = _send(
+                port,
+                f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\nContent-Length: 500000000\r\n"
+                "Accept-Language: nl\r\n\r\n".encode(),
+                b"x" * 100_000,  # the start of the 500 MB: nothing more is sent, nor waited for
+            )
+            assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+            assert b"Het verzoek is te groot" in answer and b'"detail"' in answer
+            assert time.monotonic() - start < 2
+        assert list(spool.iterdir()) == []  # nothing spooled to disk
+        # The page form is told in words too, not in JSON.
+        answer = _send(port, b"POST /games/import/sheet/ HTTP/1.1\r\nHost: x\r\nContent-Length: 9999999\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 413 ") and b"at most 327,680 bytes" in answer
+        assert _get(port, "/healthz")[0] == 200
+
+
+def test_a_chunked_body_is_read_within_its_limit_and_refused_past_it(tmp_path, sqlite_url):
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1) as (port, _log):
+        head = (
+            b"POST /api/games/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        answer = _send(port, head, _chunked(b'{"players": ["Ana", "Ben"], "first_dealer": "Ana"}', size=7))
+        assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
+        assert b'"edit_token"' in answer
+        huge = b'{"players": ["Ana", "Ben"], "first_dealer": "Ana", "x": "' + b"y" * 3_000_000 + b'"}'
+        answer = _send(port, head, _chunked(huge, size=65536))
+        assert answer.startswith(b"HTTP/1.1 413 ") and b"at most 2,621,440 bytes" in answer
+        assert _get(port, "/healthz")[0] == 200
