@@ -90,7 +90,10 @@ def copy_of(template, folder):
     SQLite, ``CREATE DATABASE ... TEMPLATE`` on PostgreSQL): ``migrate`` runs once a worker."""
     if template.startswith("sqlite:///"):
         target = folder / f"copy-{secrets.token_hex(4)}.sqlite3"
-        shutil.copyfile(template.removeprefix("sqlite:///"), target)
+        source = template.removeprefix("sqlite:///")
+        shutil.copyfile(source, target)
+        if os.path.exists(source + "-wal"):  # WAL mode: what is not checkpointed yet
+            shutil.copyfile(source + "-wal", str(target) + "-wal")
         yield f"sqlite:///{target}"
         return
     with scratch_postgres("copy", template=template.rsplit("/", 1)[1]) as url:

@@ -258,3 +258,34 @@ def test_a_chunked_body_is_read_within_its_limit_and_refused_past_it(tmp_path, s
         answer = _send(port, head, _chunked(huge, size=65536))
         assert answer.startswith(b"HTTP/1.1 413 ") and b"at most 2,621,440 bytes" in answer
         assert _get(port, "/healthz")[0] == 200
+
+
+def test_sqlite_runs_in_wal_mode_and_a_busy_write_answers_429_soon(tmp_path, sqlite_url):
+    import sqlite3
+
+    env = {"SQLITE_BUSY_SECONDS": "0.5"}
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1, env=env) as (port, log):
+        game = _create_game(port)
+        path = sqlite_url.removeprefix("sqlite:///")
+        holder = sqlite3.connect(path, isolation_level=None)
+        assert holder.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        holder.execute("BEGIN IMMEDIATE")  # another writer holds the lock, as at a busy club night
+        try:
+            start = time.monotonic()
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/games/{game['id']}/rounds/",
+                data=b'{"number": 1, "winner": "Ana", "points": {"Ben": 5}}',
+                headers={"Content-Type": "application/json", "X-Game-Token": game["edit_token"]},
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            assert refused.value.code == 429 and refused.value.headers["Retry-After"] == "1"
+            assert b"try again" in refused.value.read().lower()
+            assert time.monotonic() - start < 3
+            assert _get(port, f"/api/games/{game['id']}/")[0] == 200  # readers never wait in WAL mode
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 201  # the same write, once the lock is free
+        assert "database busy" in log.read_text()

@@ -107,6 +107,7 @@ TEMPLATES = [
 # PostgreSQL a pool per process (psycopg's) hands a request an open connection instead, and
 # bounds what one process may hold: processes x DATABASE_POOL_SIZE, plus one listening
 # connection per process for the live streams, must stay under PostgreSQL's max_connections.
+SQLITE_BUSY_SECONDS = env_float("SQLITE_BUSY_SECONDS", 5)
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 DATABASES = {
     "default": dj_database_url.parse(
@@ -118,8 +119,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several gunicorn workers share the file: wait for a writer instead of failing.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # Several gunicorn workers share the file. WAL: readers never wait for the writer, and a
+    # commit is one append. A writer waits its turn for at most SQLITE_BUSY_SECONDS (well under a
+    # phone's patience), then the request answers 429 "try again" (serve/failures.py), not 503.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": SQLITE_BUSY_SECONDS,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 else:
     pool_size = env_int("DATABASE_POOL_SIZE", 8)
     if not 1 <= pool_size <= 1000:

@@ -2,6 +2,8 @@
 
 - A database that is down or not migrated: 503 with the API's JSON error shape under
   ``/api/``, a short page elsewhere (``DatabaseUnavailableMiddleware``).
+- SQLite busy past its wait (``SQLITE_BUSY_SECONDS``: many tables writing at once): 429 "try
+  again", with Retry-After; the write was rolled back whole.
 - A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: 413 naming the limit; under ``/api/`` a 400 or
   a 500 in the API's JSON error shape too.
 These pages touch neither the session nor the database, which may be what failed.
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.db import DatabaseError
+from django.db import DatabaseError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -44,6 +46,17 @@ def unavailable(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def busy(request: HttpRequest) -> HttpResponse:
+    response = _error(
+        request,
+        429,
+        _("The score-keeper is busy"),
+        _("Many tables are writing at once: nothing you sent was saved. Try again in a moment."),
+    )
+    response["Retry-After"] = "1"
+    return response
+
+
 class DatabaseUnavailableMiddleware:
     """A view that fails on the database (down, unreachable, not migrated) answers 503, not 500."""
 
@@ -54,6 +67,9 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OperationalError) and "database is locked" in str(exception):
+            logger.warning("database busy: a write waited %s s for SQLite's lock", settings.SQLITE_BUSY_SECONDS)
+            return busy(request)
         if isinstance(exception, DatabaseError):
             # What failed, for whoever reads the log (the answer only says "try again"); not the
             # path, which may hold an edit token.

@@ -11,6 +11,7 @@ from scorekeeping.bench.crowds import crowds
 from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
 from scorekeeping.bench.room import room_bench
+from scorekeeping.bench.writers import writers
 
 
 class Command(BaseCommand):
@@ -36,6 +37,9 @@ class Command(BaseCommand):
         parser.add_argument("--club", action="store_true", help="only a club night: its standings and room screen")
         parser.add_argument("--tables", type=int, default=40, help="tables of four at the club night (--club)")
         parser.add_argument(
+            "--writers", action="store_true", help="only SQLite under many tables writing at once (--tables of them)"
+        )
+        parser.add_argument(
             "--club-room",
             action="store_true",
             help="only a club night over HTTP: 160 phones and a room screen on two server processes",
@@ -53,6 +57,11 @@ class Command(BaseCommand):
             crowded = crowds(self.stdout.write, before=opts.get("before"), seconds=opts["crowd_seconds"])
             if crowded:
                 raise CommandError("missed targets: " + "; ".join(crowded))
+            return
+        if opts.get("writers"):
+            missed_writes = writers(self.stdout.write, tables=opts["tables"])
+            if missed_writes:
+                raise CommandError("missed targets: " + "; ".join(missed_writes))
             return
         if opts.get("club_room"):
             missed_room = room_bench(self.stdout.write, tables=opts["tables"])
