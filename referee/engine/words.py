@@ -33,5 +33,24 @@ def clean_name(text: str) -> str:
 
 
 def name_key(text: str) -> str:
-    """What two names must share to be the same player: kept as above, then case folded ("ANA" is Ana)."""
-    return unicodedata.normalize("NFC", clean_name(text).casefold())
+    """What two names must share to be the same player: kept as above, then compared under
+    compatibility and case folding (NFKC, case folded: "ANA" and the fullwidth "Ａna" are Ana)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", clean_name(text)).casefold())
+
+
+_JOINER = "\u200d"  # joins emoji into one ("👩‍🦰"): allowed between two symbols only
+
+
+def invisible_in(text: str) -> str | None:
+    """The first invisible formatting character in a name (Unicode's Cf: a zero-width space, a
+    right-to-left override...), as ``U+200B``; None if it holds none. Such characters make one
+    name look like another ("Ana" and "Ana\u200b"), so a name may not hold them."""
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) != "Cf":
+            continue
+        if ch == _JOINER and 0 < i < len(text) - 1:
+            before, after = unicodedata.category(text[i - 1]), unicodedata.category(text[i + 1])
+            if before in ("So", "Mn", "Sk") and after == "So":
+                continue
+        return f"U+{ord(ch):04X}"
+    return None

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from referee.engine import find_rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
-from referee.engine.words import MAX_NAME, clean_name
+from referee.engine.words import MAX_NAME, clean_name, invisible_in
 from referee.engine.words import name_key as member_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting
@@ -83,7 +83,12 @@ def _name(value: object, field: str) -> str:
     if not isinstance(value, str) or holds_control_characters(value) or not clean_name(value):
         raise InvalidInput(_("a name is text of 1 to {n} characters").format(n=MAX_NAME), field)
     name = clean_name(value)
-    if len(name) > MAX_NAME:
+    invisible = invisible_in(name)
+    if invisible:
+        message = _("{name}: a name cannot hold an invisible character ({code}), which makes it look like another")
+        shown = "".join(ch for ch in name if invisible_in(ch) is None)[:40]
+        raise InvalidInput(message.format(name=shown, code=invisible), field)
+    if len(name) > MAX_NAME or len(member_key(name)) > MAX_NAME:
         raise InvalidInput(_("{name}: a name is at most {n} characters").format(name=name[:40], n=MAX_NAME), field)
     return name
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
 from referee.engine.rounds import draw_for_dealer
-from referee.engine.words import MAX_NAME, clean_name, name_key
+from referee.engine.words import MAX_NAME, clean_name, invisible_in, name_key
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game, Player
 from scorekeeping.services.tokens import new_token, token_hash
@@ -34,6 +34,11 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
             errors.setdefault(key, []).append(_("player {n} needs a name").format(n=i + 1))
         elif holds_control_characters(name):
             errors.setdefault(key, []).append(_("player {n}: a name cannot hold control characters").format(n=i + 1))
+        elif invisible := invisible_in(name):
+            message = _(
+                "player {n}: a name cannot hold an invisible character ({code}), which makes it look like another"
+            )
+            errors.setdefault(key, []).append(message.format(n=i + 1, code=invisible))
         elif len(name) > MAX_NAME:
             message = _("{name}… is too long: names have at most {n} characters")
             errors.setdefault(key, []).append(message.format(name=name[:MAX_NAME], n=MAX_NAME))
