@@ -208,6 +208,9 @@ class Club(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     name = models.CharField(max_length=60)
     organiser_token_hash = models.CharField(max_length=64)
+    creator_key = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the address that made the club: its draws count there."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

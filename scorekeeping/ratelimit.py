@@ -40,37 +40,40 @@ def _window(lim: Limit, now: float) -> int:
     return int(now) - int(now) % lim.seconds
 
 
-def hit(lim: Limit, key: str, *, now: float | None = None) -> int:
-    """Count one event; return the count in the current window, this one included."""
+def hit(lim: Limit, key: str, *, now: float | None = None, amount: int = 1) -> int:
+    """Count ``amount`` events; return the count in the current window, these included."""
     window = _window(lim, time.time() if now is None else now)
     full_key = f"{lim.name}:{key}"
     with transaction.atomic():
-        updated = RateLimit.objects.filter(key=full_key, window=window).update(count=F("count") + 1)
+        updated = RateLimit.objects.filter(key=full_key, window=window).update(count=F("count") + amount)
         if not updated:
             try:
                 with transaction.atomic():
-                    RateLimit.objects.create(key=full_key, window=window, count=1)
+                    RateLimit.objects.create(key=full_key, window=window, count=amount)
             except IntegrityError:  # another worker created it first
-                RateLimit.objects.filter(key=full_key, window=window).update(count=F("count") + 1)
+                RateLimit.objects.filter(key=full_key, window=window).update(count=F("count") + amount)
         RateLimit.objects.filter(window__lt=window - 86_400).delete()
         return RateLimit.objects.get(key=full_key, window=window).count
 
 
-def take(lim: Limit, key: str) -> None:
-    """Count an attempt, then decide: past the window's limit it is refused (``RateLimited``).
+def take(lim: Limit, key: str, amount: int = 1) -> None:
+    """Count an attempt (of ``amount``: a draw's tables), then decide: past the window's limit
+    it is refused (``RateLimited``).
 
     Counting first makes the decision atomic: of any number of attempts sent at once, at
     most ``lim.count`` in a window are let through, on every worker and machine.
     """
-    if hit(lim, key) > lim.count:
-        give_back(lim, key)  # the window counts what it let through
+    if hit(lim, key, amount=amount) > lim.count:
+        give_back(lim, key, amount=amount)  # the window counts what it let through
         raise RateLimited(lim)
 
 
-def give_back(lim: Limit, key: str, *, now: float | None = None) -> None:
+def give_back(lim: Limit, key: str, *, now: float | None = None, amount: int = 1) -> None:
     """Uncount an attempt that turned out not to count (a right token, a game that was not made)."""
     window = _window(lim, time.time() if now is None else now)
-    RateLimit.objects.filter(key=f"{lim.name}:{key}", window=window, count__gt=0).update(count=F("count") - 1)
+    RateLimit.objects.filter(key=f"{lim.name}:{key}", window=window, count__gte=amount).update(
+        count=F("count") - amount
+    )
 
 
 def retry_after(lim: Limit, *, now: float | None = None) -> int:
@@ -84,6 +87,8 @@ class RateLimited(Exception):
         self.retry_after = retry_after(lim)
         if lim.name == "create":
             message = _("Too many new games from this address: at most {count} in {minutes} minutes.")
+        elif lim.name == "club_tables":
+            message = _("Too many tables drawn for this club's maker: at most {count} in {minutes} minutes.")
         elif lim.name == "login":
             message = _("Too many wrong passwords from this address: at most {count} in {minutes} minutes.")
         else:

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from referee.api import ERROR
 from referee.engine.clubs import SCORINGS
 from referee.serializers import FlagField, InputSerializer, TextField
+from scorekeeping import ratelimit
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import Output
 from scorekeeping.api.stories import PROFILE, profile_data
@@ -303,7 +304,7 @@ class ClubsView(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         with creating(request):
-            club, token = club_create(name=serializer.validated_data["name"])
+            club, token = club_create(name=serializer.validated_data["name"], creator=ratelimit.client_key(request))
         base = share_base_of(request)
         url = base + reverse("api-club", args=[club.pk])
         body = {"id": club.pk, "name": club.name, "url": url, "organiser_token": token}

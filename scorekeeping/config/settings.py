@@ -182,6 +182,9 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 # Rate limits, counted in the database: (events, seconds) per client address.
 RATE_LIMITS = {
     "create": (env_int("RATE_LIMIT_CREATE", 30), 3600),  # new games an hour
+    # tables drawn an hour for the clubs one address made: a 60-table room drawing a sitting every
+    # half hour, with room to spare
+    "club_tables": (env_int("RATE_LIMIT_CLUB_TABLES", 240), 3600),
     "token": (env_int("RATE_LIMIT_TOKEN", 10), 600),  # wrong edit tokens in ten minutes
     "login": (env_int("RATE_LIMIT_LOGIN", 10), 600),  # wrong admin passwords in ten minutes
 }

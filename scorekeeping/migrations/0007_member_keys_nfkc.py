@@ -2,12 +2,14 @@
 club whose two members would now share a key keeps the later one's old key (no member is
 merged away); such a pair is told apart as before."""
 
+from typing import Any
+
 from django.db import migrations
 
 from referee.engine.words import name_key
 
 
-def rekey(apps, schema_editor):
+def rekey(apps: Any, schema_editor: Any) -> None:
     Member = apps.get_model("scorekeeping", "Member")
     taken: dict[str, set[str]] = {}
     for member in Member.objects.order_by("club_id", "pk"):

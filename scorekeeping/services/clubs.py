@@ -23,18 +23,24 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from referee.engine import find_rules
+from referee.engine import Rules, find_rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
 from referee.engine.words import MAX_NAME, clean_name, invisible_in
 from referee.engine.words import name_key as member_key
-from scorekeeping.errors import Conflict, InvalidInput, NotFound
+from scorekeeping import ratelimit
+from scorekeeping.errors import Conflict, InvalidInput, NotFound, TooManyRequests
 from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting
 from scorekeeping.services.games import game_create, holds_control_characters, rules_of
 from scorekeeping.services.tokens import new_token, token_hash
 from scorekeeping.services.versioning import locked, night_touch, touch
 
+# What a club evening needs, and no more (finding 6 of issue 33: one club of 500 made 12,000 games
+# in 51 s). A draw's tables also count against the address that made the club (``club_tables``).
 MAX_MEMBERS = 500  # a club's members at most; names added at once at most as many
-MAX_SITTINGS = 12
+MAX_SITTINGS = 12  # a night's sittings
+MAX_PRESENT = 200  # players checked in at one night
+MAX_TABLES = 60  # tables one draw makes
+MAX_NIGHTS_A_DAY = 4  # a club's nights on one date
 
 
 def club_token_valid(*, club: Club, token: str | None) -> bool:
@@ -93,12 +99,14 @@ def _name(value: object, field: str) -> str:
     return name
 
 
-def club_create(*, name: object) -> tuple[Club, str]:
-    """A new club and its organiser token (returned once; only its hash is kept)."""
+def club_create(*, name: object, creator: str = "") -> tuple[Club, str]:
+    """A new club and its organiser token (returned once; only its hash is kept); ``creator``, the
+    address that made it (kept as its hash), is where its draws' tables are counted."""
     if not isinstance(name, str) or holds_control_characters(name) or not 1 <= len(clean_name(name)) <= 60:
         raise InvalidInput(_("a club's name is text of 1 to 60 characters"), "name")
     token = new_token()
-    club = Club.objects.create(name=clean_name(name), organiser_token_hash=token_hash(token))
+    creator_key = hashlib.sha256(creator.encode()).hexdigest() if creator else ""
+    club = Club.objects.create(name=clean_name(name), organiser_token_hash=token_hash(token), creator_key=creator_key)
     return club, token
 
 
@@ -194,14 +202,23 @@ def night_create(
         )
     if scoring not in SCORINGS:
         raise InvalidInput(_("scoring: one of {names}").format(names=", ".join(SCORINGS)), "scoring")
+    date = date or dt.date.today()
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)
+        if Night.objects.filter(club=club, date=date).count() >= MAX_NIGHTS_A_DAY:
+            raise Conflict(_("a club holds at most {n} nights on one date").format(n=MAX_NIGHTS_A_DAY), "date")
+        return _night_made(club, rules, date, sittings, table_size, str(scoring))
+
+
+def _night_made(club: Club, rules: Rules, date: dt.date, sittings: int, table_size: int, scoring: str) -> Night:
     return Night.objects.create(
         club=club,
-        date=date or dt.date.today(),
+        date=date,
         ruleset=rules.slug,
         variants=list(rules.variants),
         sittings=sittings,
         table_size=table_size,
-        scoring=str(scoring),
+        scoring=scoring,
     )
 
 
@@ -216,6 +233,8 @@ def night_present(*, night: Night, names: object) -> list[Member]:
     """Who is here now (latecomers in, leavers out, before the next draw); a name that is no
     member becomes one."""
     cleaned = _names(names)
+    if len(cleaned) > MAX_PRESENT:
+        raise InvalidInput(_("a night seats at most {n} players").format(n=MAX_PRESENT), "names")
     with transaction.atomic():
         night = _locked_night(night)
         members = _members(night.club, cleaned)
@@ -242,6 +261,17 @@ def _end(tables: Sequence[ClubTable]) -> None:
     ClubTable.objects.filter(pk__in=[t.pk for t in tables]).update(ended=True)
 
 
+def _count_tables(club: Club, tables: int) -> None:
+    """A draw's tables counted against the address that made the club, as its new games are
+    (429 past ``RATE_LIMIT_CLUB_TABLES`` an hour); inside the draw's transaction, so a draw
+    refused after this is not counted."""
+    lim = ratelimit.limit("club_tables")
+    try:
+        ratelimit.take(lim, club.creator_key or f"club:{club.pk}", tables)
+    except ratelimit.RateLimited as exc:
+        raise TooManyRequests(str(exc), exc.retry_after) from None
+
+
 def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, seed: int | None = None) -> Sitting:
     """The next sitting: the present members at tables, each table a new game with its first
     dealer drawn at random. Refused (409) while a table of the sitting before is unfinished,
@@ -266,6 +296,14 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
             sizes = table_sizes(len(present), rules.min_players, rules.max_players, night.table_size)
         except CannotSeat as exc:
             raise InvalidInput(str(exc), "present") from None
+        if len(sizes) > MAX_TABLES:
+            raise InvalidInput(
+                _("a draw makes at most {n} tables, not {tables}: seat more players at a table").format(
+                    n=MAX_TABLES, tables=len(sizes)
+                ),
+                "table_size",
+            )
+        _count_tables(night.club, len(sizes))
         met: Counter[tuple[str, str]] = Counter()
         sat_out: Counter[str] = Counter()
         for sitting in drawn:

@@ -349,3 +349,47 @@ def test_creating_clubs_is_limited_as_games_are_and_a_draws_games_never_count(ap
     refused = api.call("post", "/api/clubs/", {"name": "Third"}, status=429).json()
     assert "Too many" in refused["detail"] and Club.objects.count() == 2
     assert client.post("/api/games/", {"players": ["A", "B"]}, content_type="application/json").status_code == 429
+
+
+# --- what a club evening needs, and no more (issue 33, finding 6) ----------------------------
+
+
+def test_a_clubs_draws_count_against_the_address_that_made_it(api, club, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "club_tables": (4, 3600)}
+    token = club["organiser_token"]
+    first = night_with(api, club, NAMES[:12])  # three tables of four
+    api.call("post", f"{first}/sittings/", {}, token=token, status=201)
+    games = Game.objects.count()
+    refused = api.call("post", f"{first}/sittings/", {"force": True}, token=token, status=429)
+    assert "Too many tables drawn" in refused.json()["detail"] and refused["Retry-After"]
+    assert Game.objects.count() == games and Night.objects.get().sittings_drawn.count() == 1
+    # Another club made from the same address shares the count; a draw that fits still goes.
+    second = api.call("post", "/api/clubs/", {"name": "Second"}, status=201).json()
+    url = night_with(api, second, NAMES[:4])
+    api.call("post", f"{url}/sittings/", {}, token=second["organiser_token"], status=201)
+    api.call("post", f"{url}/sittings/", {"force": True}, token=second["organiser_token"], status=429)
+
+
+def test_a_night_seats_at_most_200_and_a_draw_makes_at_most_60_tables(api, club):
+    token = club["organiser_token"]
+    base = f"/api/clubs/{club['id']}"
+    many = [f"Player {n}" for n in range(201)]
+    api.call("put", f"{base}/members/", {"names": many[:200]}, token=token, status=200)
+    night = api.call("post", f"{base}/nights/", {"sittings": 1, "table_size": 2}, token=token, status=201).json()
+    url = f"{base}/nights/{night['id']}"
+    refused = api.call("put", f"{url}/present/", {"names": many}, token=token, status=400).json()
+    assert refused["detail"] == "a night seats at most 200 players"
+    assert Night.objects.get().present.count() == 0
+    api.call("put", f"{url}/present/", {"names": many[:130]}, token=token, status=200)
+    refused = api.call("post", f"{url}/sittings/", {}, token=token, status=400).json()
+    assert "a draw makes at most 60 tables, not 65" in refused["detail"]
+    assert Game.objects.count() == 0
+
+
+def test_a_club_holds_at_most_four_nights_on_one_date(api, club):
+    base = f"/api/clubs/{club['id']}"
+    for _ in range(4):
+        api.call("post", f"{base}/nights/", {"sittings": 1}, token=club["organiser_token"], status=201)
+    refused = api.call("post", f"{base}/nights/", {"sittings": 1}, token=club["organiser_token"], status=409)
+    assert "at most 4 nights on one date" in refused.json()["detail"]
+    assert Night.objects.count() == 4
