@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from referee.api import ERROR
 from referee.engine import RULESETS
-from referee.engine.stories import Profile, Recap, Record, recap, records
+from referee.engine.stories import Profile, Recap, Record, recap
 from referee.serializers import InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import NewGameOutput
@@ -22,7 +22,7 @@ from scorekeeping.api.writes import created
 from scorekeeping.errors import InvalidInput
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
-from scorekeeping.selectors.stories import club_games, played
+from scorekeeping.selectors.stories import club_stories, played
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 
 SHEET_ORGANISER = OpenApiParameter(
@@ -186,7 +186,7 @@ class RecordsView(APIView):
 
     @extend_schema(responses={200: RECORDS, 404: ERROR})
     def get(self, request: Request, club_id: str) -> Response:
-        return Response(records_data(records(club_games(club_get(club_id=club_id)))))
+        return Response(records_data(club_stories(club_get(club_id=club_id)).records()))
 
 
 class RecapView(APIView):

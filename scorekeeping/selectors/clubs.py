@@ -1,13 +1,14 @@
-"""A club's reads: the club, a night with its sittings and tables, the night's standings and a
-season's, each from the games' final places (``selectors.game_standings``) and the engine's
-scoring (``referee.engine.clubs``)."""
+"""A club's reads: the club, a night with its sittings and tables, the club's newest nights, the
+night's standings and a season's, each in a fixed number of queries however many nights the
+club has held, each from the games' final places (``selectors.game_standings``) and the
+engine's scoring (``referee.engine.clubs``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Sum
+from django.db.models import Count, Prefetch, QuerySet, Sum
 
 from referee.engine import find_rules
 from referee.engine.clubs import SeasonStanding, Seat, Standing, night_standings, season_standings
@@ -25,18 +26,17 @@ def club_get(*, club_id: str) -> Club:
     return club
 
 
+SITTINGS = (
+    Prefetch("sittings_drawn", Sitting.objects.order_by("number")),
+    Prefetch(
+        "sittings_drawn__tables",
+        ClubTable.objects.only("id", "sitting_id", "number", "members", "ended", "game_id").order_by("number"),
+    ),
+)
+
+
 def night_get(*, club: Club, night_id: int) -> Night:
-    night = (
-        Night.objects.filter(club=club, pk=night_id)
-        .prefetch_related(
-            Prefetch("sittings_drawn", Sitting.objects.order_by("number")),
-            Prefetch(
-                "sittings_drawn__tables",
-                ClubTable.objects.only("id", "sitting_id", "number", "members", "ended", "game_id").order_by("number"),
-            ),
-        )
-        .first()
-    )
+    night = Night.objects.filter(club=club, pk=night_id).prefetch_related(*SITTINGS).first()
     if night is None:
         raise NotFound("no such night in this club", "night")
     return night
@@ -60,14 +60,31 @@ def night_tables(night: Night) -> dict[int, list[TableState]]:
     """Every table of every sitting, by sitting number, with its members, how far it is and its
     places: the players with their totals, and the rounds won, of all the night's games in two
     queries, as plain records (a night of 40 tables and 3 sittings holds 480 players)."""
-    tables = [t for s in night.sittings_drawn.all() for t in s.tables.all()]
-    club_members = Member.objects.filter(club_id=night.club_id).values_list("id", "name")  # at most 500
+    return _tables([night], [night.pk])[night.pk]
+
+
+def nights_tables(nights: QuerySet[Night]) -> list[tuple[Night, dict[int, list[TableState]]]]:
+    """``night_tables`` of every night of ``nights`` (one club's), in the queryset's order, in six
+    queries however many nights: the nights, their sittings and tables, then as one night's."""
+    loaded = list(nights.prefetch_related(*SITTINGS))
+    if not loaded:
+        return []
+    found = _tables(loaded, nights.values_list("pk", flat=True))
+    return [(night, found[night.pk]) for night in loaded]
+
+
+def _tables(nights: list[Night], among: QuerySet[Night, int] | list[int]) -> dict[int, dict[int, list[TableState]]]:
+    """The tables of ``nights`` (their sittings and tables loaded; ``among``: their ids, or a
+    query of them) in three queries: the club's members, the players with their totals, the
+    rounds won."""
+    tables = [t for night in nights for s in night.sittings_drawn.all() for t in s.tables.all()]
+    club_members = Member.objects.filter(club_id=nights[0].club_id).values_list("id", "name")  # at most 500
     members = {pk: MemberName(pk, name) for pk, name in club_members}
     games = [t.game_id for t in tables]
     players: dict[str, list[SeatedPlayer]] = {g: [] for g in games}
     totals: dict[str, dict[int, int]] = {g: {} for g in games}
     rows = (
-        Player.objects.filter(game__club_table__sitting__night=night)
+        Player.objects.filter(game__club_table__sitting__night__in=among)
         .values_list("id", "game_id", "seat", "name")
         .annotate(total=Sum("scores__points"))
         .order_by("game_id", "seat")
@@ -77,23 +94,53 @@ def night_tables(night: Night) -> dict[int, list[TableState]]:
         totals[game_id][pk] = total or 0
     wins: dict[str, dict[int, int]] = {g: dict.fromkeys(totals[g], 0) for g in games}
     played: dict[str, int] = dict.fromkeys(games, 0)
-    rounds = Round.objects.filter(game__club_table__sitting__night=night)
+    rounds = Round.objects.filter(game__club_table__sitting__night__in=among)
     won = rounds.values_list("game_id", "winner_id").annotate(n=Count("id"))
     for game_id, winner_id, count in won:
         played[game_id] += count
         if winner_id is not None:
             wins[game_id][winner_id] = count
-    rules = find_rules(night.ruleset, night.variants)  # every table's game is drawn with the night's
-    found: dict[int, list[TableState]] = {}
-    for sitting in night.sittings_drawn.all():
-        for table in sitting.tables.all():
-            game_id, last = table.game_id, rules.last_round
-            placing = placed(players[game_id], rules, totals[game_id], wins[game_id])
-            count = played[game_id]
-            seated = [members[pk] for pk in table.members]
-            state = TableState(table, seated, count, last, count >= last or table.ended, placing)
-            found.setdefault(sitting.number, []).append(state)
+    found: dict[int, dict[int, list[TableState]]] = {}
+    for night in nights:
+        rules = find_rules(night.ruleset, night.variants)  # every table's game is drawn with the night's
+        by_sitting = found.setdefault(night.pk, {})
+        for sitting in night.sittings_drawn.all():
+            for table in sitting.tables.all():
+                game_id, last = table.game_id, rules.last_round
+                placing = placed(players[game_id], rules, totals[game_id], wins[game_id])
+                count = played[game_id]
+                seated = [members[pk] for pk in table.members]
+                state = TableState(table, seated, count, last, count >= last or table.ended, placing)
+                by_sitting.setdefault(sitting.number, []).append(state)
     return found
+
+
+@dataclass(frozen=True)
+class NightShown:
+    """A night as the club page shows it in full: its tables by sitting, its standings, who is here."""
+
+    night: Night
+    tables: dict[int, list[TableState]]
+    standings: list[Standing]
+    present: set[int]  # the members' ids
+
+
+def club_nights(*, club: Club, newest: int) -> list[NightShown]:
+    """The club's ``newest`` nights, newest first, in full: seven queries however many."""
+    nights = Night.objects.filter(club=club).order_by("-date", "-id").prefetch_related("present")[:newest]
+    return [
+        NightShown(night, tables, night_results(night, tables), {m.pk for m in night.present.all()})
+        for night, tables in nights_tables(nights)
+    ]
+
+
+def club_nights_listed(*, club: Club, skip: int, most: int) -> tuple[list[Night], bool]:
+    """After the newest ``skip`` nights, the next ``most`` (their date and state only), newest
+    first, and whether older ones follow: one query."""
+    rows = list(
+        Night.objects.filter(club=club).order_by("-date", "-id").only("id", "date", "status")[skip : skip + most + 1]
+    )
+    return rows[:most], len(rows) > most
 
 
 def still_entering(states: list[TableState]) -> dict[str, list[str]]:
@@ -138,8 +185,8 @@ def season(
     if end is not None:
         nights = nights.filter(date__lte=end)
     figures = []
-    for night in nights.order_by("date", "pk"):
-        rows = night_results(night_get(club=club, night_id=night.pk))
+    for night, tables in nights_tables(nights.order_by("date", "pk")):
+        rows = night_results(night, tables)
         if rows:
             figures.append({row.player: row.exact for row in rows})
     return season_standings(figures, best=best, minimum=minimum)

@@ -22,9 +22,9 @@ from scorekeeping.selectors import (
     game_get,
     game_standings,
     games_summaries,
-    player_records,
     with_scores,
 )
+from scorekeeping.selectors.stories import server_stories
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web import session as phone
 from scorekeeping.web.charts import cumulative, totals_svg
@@ -64,7 +64,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def players(request: HtmxHttpRequest) -> HttpResponse:
     ids, total = listed(request)
-    records = player_records(limit=GAMES_IN_RECORDS, ids=ids)
+    records = server_stories(ids).player_records()  # folded once per version of the games
     context = {"records": records, "total": total, "limit": GAMES_IN_RECORDS, "private": ids is not None}
     return render(request, "scorekeeping/players.html", context)
 

@@ -27,7 +27,16 @@ from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
-from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables, season, still_entering
+from scorekeeping.selectors.clubs import (
+    TableState,
+    club_nights,
+    club_nights_listed,
+    night_get,
+    night_results,
+    night_tables,
+    season,
+    still_entering,
+)
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
     club_token_valid,
@@ -48,31 +57,41 @@ def _cookie(club_id: str) -> str:
     return f"club-{club_id}"
 
 
+NIGHTS_IN_FULL = 3  # the club page's newest nights, with their tables and standings
+NIGHTS_LISTED = 50  # the older nights a page lists, a line each (the next ones on the next page)
+
+
 @require_safe
 def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
+    """The club: its newest nights in full, the older ones a line each (``?page=2`` the next
+    ones), its members; the same few queries and a bounded page however long its history."""
     found = get_object_or_404(Club, pk=club_id)
     token = request.COOKIES.get(_cookie(found.pk))
     organiser = club_token_valid(club=found, token=token)
     base, _source = share_base(request)
+    page = min(max(form_int(request.GET.get("page"), 1), 1), 10_000)
     nights = []
-    for row in found.nights.all()[:20]:
-        night = night_get(club=found, night_id=row.pk)
+    for shown in club_nights(club=found, newest=NIGHTS_IN_FULL) if page == 1 else []:
         sittings = []
-        by_sitting = night_tables(night)
-        for number, states in by_sitting.items():
+        for number, states in shown.tables.items():
             tables = []
             for state in states:
                 link = base + view_path(state.table.game_id)
                 edit = base + edit_path(state.table.game_id, table_token(token or "", state.table)) if organiser else ""
                 tables.append({"state": state, "link": link, "edit": edit})
             sittings.append({"number": number, "tables": tables})
-        present = set(night.present.values_list("pk", flat=True))
-        standings = night_results(night, by_sitting)
-        nights.append({"night": night, "sittings": sittings, "standings": standings, "present": present})
+        nights.append(
+            {"night": shown.night, "sittings": sittings, "standings": shown.standings, "present": shown.present}
+        )
+    skip = NIGHTS_IN_FULL + (page - 1) * NIGHTS_LISTED
+    older, more = club_nights_listed(club=found, skip=skip, most=NIGHTS_LISTED)
     context = {
         "club": found,
         "members": found.members.all(),
         "nights": nights,
+        "older": older,
+        "page": page,
+        "next_page": page + 1 if more else None,
         "organiser": organiser,
         "rulesets": RULESETS.values(),
         "scorings": SCORINGS,

@@ -9,22 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from referee.engine import RULESETS
-from referee.engine.stories import (
-    COMEBACK,
-    HIGHEST_ROUND,
-    LONGEST_STREAK,
-    LOWEST_TOTAL,
-    MOST_OUT,
-    PlayedGame,
-    Profile,
-    Record,
-    profile,
-    records,
-)
+from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWEST_TOTAL, MOST_OUT, Profile, Record
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club
-from scorekeeping.selectors.stories import club_games, known_name, member_story, server_games
+from scorekeeping.selectors.stories import ServerStories, club_stories, member_story, server_stories
 from scorekeeping.web.archive import listed
 from scorekeeping.web.charts import Series, totals_svg
 
@@ -72,25 +61,24 @@ def club_member(request: HtmxHttpRequest, club_id: str, name: str) -> HttpRespon
 @require_safe
 def club_records(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
-    context = {"club": club, "records": _titled(records(club_games(club)))}
+    context = {"club": club, "records": _titled(club_stories(club).records())}
     return render(request, "stories/records.html", context)
 
 
-def _server_games(request: HtmxHttpRequest) -> list[PlayedGame]:
+def _server(request: HtmxHttpRequest) -> ServerStories:
     ids, _total = listed(request)
-    return server_games(ids)
+    return server_stories(ids)
 
 
 @require_safe
 def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
-    games = _server_games(request)
-    known = known_name(games, name)
-    if known is None:
-        raise Http404
-    context = _context(profile(known, games))
-    return render(request, "stories/profile.html", context)
+    try:
+        found = _server(request).profile(name)
+    except NotFound:
+        raise Http404 from None
+    return render(request, "stories/profile.html", _context(found))
 
 
 @require_safe
 def server_records(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "stories/records.html", {"records": _titled(records(_server_games(request)))})
+    return render(request, "stories/records.html", {"records": _titled(_server(request).records())})

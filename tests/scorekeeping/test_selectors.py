@@ -1,9 +1,14 @@
 """Reads: the round to deal, standings with their tie-breaks, and a fixed number of queries."""
 
+import datetime as dt
+
 import pytest
 
 from scorekeeping.api.representations import game_data
-from scorekeeping.selectors import game_current_round, game_get, game_history, game_standings
+from scorekeeping.selectors import game_current_round, game_get, game_history, game_standings, player_records
+from scorekeeping.selectors.clubs import club_nights, club_nights_listed, season
+from scorekeeping.selectors.stories import server_stories
+from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
 
 from .conftest import fresh, record, thirteen
 
@@ -142,3 +147,43 @@ def test_reading_a_game_takes_a_fixed_number_of_queries(make_game, django_assert
     assert len(data["rounds"]) == rounds
     with django_assert_num_queries(4):
         game_standings(game=game_get(game_id=game.pk))
+
+
+def _club_nights(nights):
+    """A club whose ``nights`` nights each seated Ana, Ben, Cy and Dee at one table, finished
+    after Ana went out of round 1 (Ben 5, Cy 10, Dee 15)."""
+    club, token = club_create(name="De Joker")
+    for week in range(nights):
+        date = dt.date(2026, 1, 7) + dt.timedelta(weeks=week)
+        night = night_create(club=club, ruleset="mexican", sittings=1, date=date)
+        night_present(night=night, names=["Ana", "Ben", "Cy", "Dee"])
+        table = sitting_draw(night=night, organiser_token=token).tables.get()
+        record(table.game, 1, "Ana", points={"Ben": 5, "Cy": 10, "Dee": 15})
+        night_finish(night=night)
+    return club
+
+
+@pytest.mark.parametrize("nights", [1, 6], ids=["1 night", "6 nights"])
+def test_a_clubs_newest_nights_and_its_season_take_a_fixed_number_of_queries(db, django_assert_num_queries, nights):
+    club = _club_nights(nights)
+    with django_assert_num_queries(7):  # nights, sittings, tables, present; members, players, rounds
+        shown = club_nights(club=club, newest=3)
+    assert [s.night.date for s in shown] == sorted((s.night.date for s in shown), reverse=True)
+    assert len(shown) == min(nights, 3) and [r.player for r in shown[0].standings] == ["Ana", "Ben", "Cy", "Dee"]
+    with django_assert_num_queries(6):  # nights, sittings, tables; members, players, rounds
+        rows = season(club=club, start=None, end=None, best=None, minimum=1)
+    assert (rows[0].player, rows[0].nights, rows[0].percent) == ("Ana", nights, 100.0)
+    with django_assert_num_queries(1):
+        older, more = club_nights_listed(club=club, skip=3, most=2)
+    assert (len(older), more) == (min(max(nights - 3, 0), 2), nights > 5)
+
+
+def test_the_players_list_is_kept_for_the_version_of_the_games_it_read(make_game, django_assert_num_queries):
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    _play(make_game(), 7, names)
+    assert server_stories().player_records() == player_records()
+    with django_assert_num_queries(1):  # how many games, their versions and the newest: then the cache
+        kept = server_stories().player_records()
+    assert kept == player_records()
+    _play(make_game(players=["Ana", "Eve"]), 1, ["Ana", "Eve"])  # a new game, a round: a new version
+    assert {r.name for r in server_stories().player_records()} == {*names, "Eve"}

@@ -4,6 +4,9 @@ member's profile, the club's records and a game's recap, every figure worked out
 import re
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from referee.engine import find_rules, parse_cards, score_hand
 from scorekeeping.models import Member
@@ -186,3 +189,29 @@ def test_a_games_recap_worked_out_by_hand(call, club):
     ]
     assert told["comeback"] == {"player": "Ben", "deficit": 40, "round": 1}
     call("get", "/api/games/nosuchgame0/recap/", status=404)
+
+
+def _queries(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    return response.status_code, [q["sql"] for q in captured.captured_queries]
+
+
+def test_the_clubs_figures_are_folded_once_a_version_and_follow_every_change(client, call, club):
+    made, tables = club
+    records, ana = f"/api/clubs/{made['id']}/records/", f"/api/clubs/{made['id']}/members/ana/"
+    for url in (records, ana):
+        client.get(url)
+        status, queries = _queries(client, url)  # again: the club, its members, its last change; then the cache
+        assert status == 200 and len(queries) == 3, queries
+    cache.clear()  # a process that has seen nothing refuses a stranger before it reads a game
+    status, queries = _queries(client, f"/api/clubs/{made['id']}/members/Zed/")
+    assert status == 404 and len(queries) == 2 and not any("scorekeeping_round" in q for q in queries)
+    # What is cached is never the truth: a rename, and a round taken back, are seen at once.
+    token = {"X-Club-Token": made["organiser_token"]}
+    call("patch", f"/api/clubs/{made['id']}/members/Cy/", {"name": "Cyril"}, 200, **token)
+    assert [r["player"] for r in call("get", records)["records"]][1] == "Cyril"
+    game_token = {"X-Game-Token": re.search(r"/join/([^/]+)/$", tables[1]["game"]["edit_url"]).group(1)}
+    call("post", f"/api/games/{tables[1]['game']['id']}/undo/", {}, 200, **game_token)
+    assert call("get", ana)["games"] == 1  # night 2's game is not over any more
+    assert [r["player"] for r in call("get", records)["records"]][-1:] != ["Ben"]  # nor Ben's comeback

@@ -2,9 +2,16 @@
 link keeps the organiser's token on the phone (a cookie for the club's pages only), and only
 that phone sees each table's edit link."""
 
-import pytest
+import datetime as dt
 
-from scorekeeping.models import Member, Sitting
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeping.models import Member, Night, Sitting
+from scorekeeping.services import round_record
+from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
+from scorekeeping.web.clubs import NIGHTS_IN_FULL
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +158,63 @@ def test_a_single_games_room_screen_shows_the_round_to_deal_and_the_standings_la
 
 def _edit(made):
     return {"X-Game-Token": made["edit_token"]}
+
+
+def _club_of(nights):
+    """A club of four members and ``nights`` finished nights, a week apart: one sitting each, one
+    table whose first round is played (the night then finished, the table ended as it stands)."""
+    club, token = club_create(name="De Joker")
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    for week in range(nights):
+        date = dt.date(2026, 1, 7) + dt.timedelta(weeks=week)
+        night = night_create(club=club, ruleset="mexican", sittings=1, date=date)
+        night_present(night=night, names=names)
+        table = sitting_draw(night=night, organiser_token=token).tables.get()
+        players = [p.name for p in table.game.players.all()]
+        points = {n: 5 * (i + 1) for i, n in enumerate(players[1:])}
+        round_record(game=table.game, number=1, winner=players[0], hands={}, points=points)
+        if week < nights - 1:
+            night_finish(night=night)
+    return club, night
+
+
+PAGES = {
+    "club": "/c/{club}/",
+    "night": "/c/{club}/nights/{night}/",
+    "room": "/c/{club}/nights/{night}/room/",
+    "season": "/c/{club}/season/",
+    "records": "/c/{club}/records/",
+    "member": "/c/{club}/members/Ana/",
+    "no such member": "/c/{club}/members/Zed/",
+}
+
+
+def _queries(client, page):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(page)
+    assert response.status_code in (200, 404)
+    return len(captured.captured_queries)
+
+
+@pytest.mark.parametrize("page", PAGES.values(), ids=PAGES.keys())
+def test_a_club_page_costs_as_many_queries_after_twenty_nights_as_after_one(client, page):
+    counts = []
+    for nights in (1, 20):
+        club, night = _club_of(nights)
+        url = page.format(club=club.pk, night=night.pk)
+        counts.append(_queries(client.__class__(), url))
+    assert counts[0] == counts[1] <= 12
+
+
+def test_the_club_page_shows_the_newest_nights_in_full_and_lists_the_older_ones(client):
+    club, _newest = _club_of(20)
+    nights = list(Night.objects.filter(club=club).order_by("-date"))
+    page = client.get(f"/c/{club.pk}/")
+    html = page.content.decode()
+    assert html.count("<h3>Sitting 1</h3>") == NIGHTS_IN_FULL
+    assert [item["night"] for item in page.context["nights"]] == nights[:NIGHTS_IN_FULL]
+    for night in nights[NIGHTS_IN_FULL:]:  # the older ones a line each, linked to their night
+        assert f'href="/c/{club.pk}/nights/{night.pk}/"' in html
+    assert "Older nights" in html and "?page=2" not in html  # twenty nights fit on one page
+    further = client.get(f"/c/{club.pk}/?page=2").content.decode()
+    assert "No older club night." in further and 'href="?page=1"' in further and "<h3>" not in further

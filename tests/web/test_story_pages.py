@@ -5,6 +5,9 @@ import io
 import re
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +157,58 @@ def test_the_recap_picture_follows_a_correction(client):
     after = client.get(f"/g/{made['id']}/recap.png")
     assert after.content != before.content and "max-age=60" in after["Cache-Control"]  # the game goes on
     assert "The game is not over yet" in client.get(f"/g/{made['id']}/recap.svg").content.decode()
+
+
+def _queries(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    return response, [q["sql"] for q in captured.captured_queries]
+
+
+@pytest.mark.parametrize("games", [2, 5], ids=["2 games", "5 games"])
+def test_a_story_page_again_costs_a_key_query_and_a_cache_hit_whatever_the_games(client, games):
+    for _ in range(games):
+        finished_game(client)
+    for url in ("/records/", "/players/ana/", "/players/Ben/"):
+        first = client.get(url).context
+        again, queries = _queries(client, url)
+        shown = "records" if url == "/records/" else "profile"
+        assert again.status_code == 200 and again.context[shown] == first[shown]
+        assert len(queries) == 2, queries  # the games listed, and their last change
+    assert client.get("/players/Ana/").context["profile"].games == games
+
+
+def test_an_unknown_name_is_refused_before_any_game_is_read(client):
+    finished_game(client)
+    cache.clear()  # a process that has seen nothing yet
+    refused, queries = _queries(client, "/players/Nobody/")
+    assert refused.status_code == 404
+    assert len(queries) == 3 and not any("scorekeeping_round" in q for q in queries), queries
+    assert _queries(client, "/players/Nobody/")[0].status_code == 404
+
+
+def test_the_story_pages_follow_each_new_game_and_each_taken_back_round(client):
+    made = finished_game(client)
+    assert client.get("/players/Ana/").context["profile"].games == 1
+    assert client.get("/players/Dee/").status_code == 404
+    finished_game(client, ("Ana", "Ben", "Dee"))  # the truth is the database's, not the cache's
+    assert client.get("/players/Ana/").context["profile"].games == 2
+    assert client.get("/players/dee/").context["profile"].name == "Dee"
+    undone = client.post(
+        f"/api/games/{made['id']}/undo/", {}, content_type=JSON, headers={"X-Game-Token": made["edit_token"]}
+    )
+    assert undone.status_code == 200, undone.content
+    assert client.get("/players/Ana/").context["profile"].games == 1
+    assert [r.value for _t, _r, r in client.get("/records/").context["records"]][3] == 1  # the streak: one game
+
+
+def test_the_players_list_again_costs_its_key_queries_and_a_cache_hit(client):
+    for _ in range(3):
+        finished_game(client)
+    first = client.get("/players/")
+    again, queries = _queries(client, "/players/")
+    assert again.status_code == 200 and again.context["records"] == first.context["records"]
+    assert not any("scorekeeping_score" in q or "scorekeeping_round" in q for q in queries), queries
+    finished_game(client)  # a new game is a new version: the list is folded again
+    assert len(client.get("/players/").context["records"]) >= len(first.context["records"])
+    assert _queries(client, "/players/")[0].context["records"] != first.context["records"]

@@ -11,6 +11,7 @@ from scorekeeping.bench.crowds import crowds
 from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
 from scorekeeping.bench.room import room_bench
+from scorekeeping.bench.stories import stories_bench
 from scorekeeping.bench.writers import writers
 
 
@@ -40,6 +41,11 @@ class Command(BaseCommand):
             "--writers", action="store_true", help="only SQLite under many tables writing at once (--tables of them)"
         )
         parser.add_argument(
+            "--stories",
+            action="store_true",
+            help="only the players' stories: /players/, /records/ and profiles asked again and again, 2,000 games",
+        )
+        parser.add_argument(
             "--club-room",
             action="store_true",
             help="only a club night over HTTP: 160 phones and a room screen on two server processes",
@@ -62,6 +68,11 @@ class Command(BaseCommand):
             missed_writes = writers(self.stdout.write, tables=opts["tables"])
             if missed_writes:
                 raise CommandError("missed targets: " + "; ".join(missed_writes))
+            return
+        if opts.get("stories"):
+            missed_stories = stories_bench(self.stdout.write)
+            if missed_stories:
+                raise CommandError("missed targets: " + "; ".join(missed_stories))
             return
         if opts.get("club_room"):
             missed_room = room_bench(self.stdout.write, tables=opts["tables"])
