@@ -145,8 +145,16 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": env_int("RENDER_CACHE_ENTRIES", 5000)},
-    }
+    },
+    # Pictures (a recap's PNG, about 74 KB) apart, bounded in bytes: at most 256 pictures of
+    # at most IMAGE_CACHE_ITEM_BYTES each (a larger one is drawn again each time): 32 MB a process.
+    "images": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "images",
+        "OPTIONS": {"MAX_ENTRIES": 256},
+    },
 }
+IMAGE_CACHE_ITEM_BYTES = 128 * 1024
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("es", "Español")]

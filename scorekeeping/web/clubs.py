@@ -14,7 +14,6 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
@@ -25,7 +24,7 @@ from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
-from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
+from scorekeeping.links import edit_path, night_events_path, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
 from scorekeeping.selectors.clubs import (
     TableState,
@@ -130,15 +129,15 @@ def _leader(state: TableState) -> str:
 @require_safe
 def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     """The room screen (a TV or a tablet in landscape, nothing to tap): the night's standings,
-    every table of the current sitting with its round, its leader and its QR code (the view
-    link; the edit link for the organiser's screen), kept up to date by push."""
+    every table of the current sitting with its round, its leader and its QR code, kept up to
+    date by push. It holds no right, whoever opens it (the organiser's cookie is not read): a
+    table's QR code takes a phone to the night's "Who are you?" for that table's players, where
+    one tap seats it at its table (an "I am" right, which never hands out the edit link)."""
     found = get_object_or_404(Club, pk=club_id)
     try:
         night = night_get(club=found, night_id=night_id)
     except NotFound:
         raise Http404 from None
-    token = request.COOKIES.get(_cookie(found.pk))
-    organiser = club_token_valid(club=found, token=token)
     base, _source = share_base(request)
     states = night_tables(night)
     current = max(states) if states else None
@@ -147,12 +146,12 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     entering = still_entering(shown)
     for state in shown:
         view = base + view_path(state.table.game_id)
-        qr = qr_svg(view)
-        if organiser and not state.finished:  # encoded here, kept nowhere: it is the token
-            edit = base + edit_path(state.table.game_id, table_token(token or "", state.table))
-            qr = mark_safe(qr_document(edit).decode())
+        seat = f"{base}{reverse('club-night', args=[found.pk, night.pk])}?table={state.table.number}"
+        qr = qr_svg(seat) if not state.finished else qr_svg(view)
         waiting = entering.get(state.table.game_id, [])
-        tables.append({"state": state, "leader": _leader(state), "qr": qr, "view": view, "entering": waiting})
+        tables.append(
+            {"state": state, "leader": _leader(state), "qr": qr, "view": view, "seat": seat, "entering": waiting}
+        )
     context = {
         "club": found,
         "night": night,

@@ -68,11 +68,17 @@ def night(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse
     mine = _my_table(states, me_id)
     base, _source = share_base(request)
     current = max(states) if states else None
+    # A table's QR code on the room screen: "Who are you?" offers that table's players only.
+    at_table = form_int(request.GET.get("table"), None) if me is None and current else None
+    seated_here = next((s for s in states.get(current or 0, []) if s.table.number == at_table), None)
+    if seated_here is not None:
+        present = [m for m in present if m.pk in seated_here.table.members]
     tables = [(s, base + view_path(s.table.game_id)) for s in states.get(current, [])] if current else []
     context = {
         "club": found,
         "night": row,
         "present": present,
+        "at_table": seated_here.table.number if seated_here is not None else None,
         "me": me,
         "mine": mine,
         # Each draw takes this phone to its table once (then the page only offers the way there).

@@ -9,7 +9,8 @@ import io
 import textwrap
 from dataclasses import dataclass
 
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -177,14 +178,17 @@ def _wrapped(
 @require_safe
 def recap_image(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The PNG (about 90 ms to draw) is drawn once per version of the game and language in each
-    process, and kept in Django's cache: a link shared to a hundred phones draws it once."""
+    process, and kept in the pictures' cache (``images``, bounded in bytes): a link shared to a
+    hundred phones draws it once."""
     head = get_object_or_404(Game.objects.only("id", "version"), pk=game_id)
     key = f"recap-png:{head.pk}:{head.version}:{get_language()}"
-    found: tuple[bytes, bool] | None = cache.get(key)
+    images = caches["images"]
+    found: tuple[bytes, bool] | None = images.get(key)
     if found is None:
         told = told_game(game_id)
         found = (recap_png(told), bool(told.recap.winners))
-        cache.set(key, found, 3600)
+        if len(found[0]) <= settings.IMAGE_CACHE_ITEM_BYTES:
+            images.set(key, found, 3600)
     png, over = found
     response = HttpResponse(png, content_type="image/png")
     patch_cache_control(response, public=True, max_age=3600 if over else IMAGE_SECONDS)

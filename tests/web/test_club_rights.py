@@ -156,21 +156,24 @@ def test_the_next_draw_ends_the_i_am_right_at_the_table_before(client):
 def test_not_me_and_another_player_end_the_right(client):
     night = Night_(client, sittings=1)
     tables = night.draw()
-    bens, cys = night.table_of(tables, "Ben")["game"]["id"], night.table_of(tables, "Cy")["game"]["id"]
+    bens = night.table_of(tables, "Ben")
+    other = next(p for p in NAMES if p not in bens["players"])  # a player at another table
+    others = night.table_of(tables, other)["game"]["id"]
     phone = Client()
     _i_am(phone, night, "Ben")
     _go(phone, night)
     phone.post(night.page + "me/", {})  # "Not me"
-    assert _record_round_one(phone, bens).status_code == 403
+    assert _record_round_one(phone, bens["game"]["id"]).status_code == 403
 
     _i_am(phone, night, "Ben")
     _go(phone, night)
-    if bens != cys:  # cycling "I am" collects nothing: the right is the current player's table only
-        _i_am(phone, night, "Cy")
-        _go(phone, night)
-        assert _record_round_one(phone, bens).status_code == 403
-        assert _record_round_one(phone, cys).status_code == 302
-    assert _rounds(bens) == 0
+    # Cycling "I am" collects nothing: the right is the current player's table only.
+    member = Night.objects.get(pk=night.night).present.get(name=other).pk
+    assert phone.post(night.page + "me/", {"member": member}).status_code == 302
+    assert _record_round_one(phone, bens["game"]["id"]).status_code == 403
+    _go(phone, night)
+    assert _record_round_one(phone, others).status_code == 302
+    assert _rounds(bens["game"]["id"]) == 0 and _rounds(others) == 1
 
 
 def test_a_finished_night_seats_nobody_and_takes_no_writes(client):
@@ -199,3 +202,45 @@ def test_a_finished_night_seats_nobody_and_takes_no_writes(client):
         assert answer.status_code == 409, answer.content
     assert Round.objects.count() == 0
     assert client.get(f"{night.api}/nights/{night.night}/").json()["standings"] == standings
+
+
+def test_the_room_screen_holds_no_right_and_its_codes_seat_a_phone_at_its_table(client):
+    from scorekeeping.links import qr_svg
+
+    night = Night_(client)
+    tables = night.draw()
+    tv = Client()
+    assert tv.get(f"/c/{night.id}/join/{night.token}/").status_code == 302  # even the organiser's device
+    html = tv.get(f"{night.page}room/").content.decode()
+    assert not any(_edit_token(t) in html for t in tables)
+    for table in tables:
+        seat = f"http://testserver{night.page}?table={table['number']}"
+        assert str(qr_svg(seat)) in html  # its code is the night's "Who are you?" for that table
+    # A phone that scans table 1's code is offered table 1's players, and one tap seats it there.
+    first = tables[0]
+    scanned = Client()
+    page = scanned.get(f"{night.page}?table={first['number']}").content.decode()
+    assert f"Table {first['number']}: who are you?" in page
+    offered = {name for name in NAMES if f'aria-label="I am {name}"' in page}
+    assert offered == set(first["players"])
+    _i_am(scanned, night, first["players"][0])
+    assert _go(scanned, night) == f"/g/{first['game']['id']}/"
+    assert "edit-link" not in scanned.get(f"/g/{first['game']['id']}/").content.decode()
+
+
+def test_a_recaps_picture_is_kept_in_a_cache_bounded_in_bytes(client, settings):
+    from django.core.cache import cache, caches
+
+    settings.CACHES = {**settings.CACHES, "images": {**settings.CACHES["images"], "OPTIONS": {"MAX_ENTRIES": 3}}}
+    games = [
+        client.post("/api/games/", {"players": ["Ana", f"Ben{n}"], "first_dealer": "Ana"}, content_type=JSON).json()
+        for n in range(4)
+    ]
+    for game in games:
+        answer = client.get(f"/g/{game['id']}/recap.png")
+        assert answer.status_code == 200 and answer.content.startswith(b"\x89PNG")
+        assert len(answer.content) <= settings.IMAGE_CACHE_ITEM_BYTES
+    images = caches["images"]
+    kept = [g for g in games if images.get(f"recap-png:{g['id']}:1:en") is not None]
+    assert 1 <= len(kept) <= 3  # at most MAX_ENTRIES pictures, each at most IMAGE_CACHE_ITEM_BYTES
+    assert all(cache.get(f"recap-png:{g['id']}:1:en") is None for g in games)  # none among the pages' HTML
