@@ -86,11 +86,11 @@ def game_csv(game: Game) -> str:
         ]
     )
     names = {p.pk: csv_text(p.name) for p in game.players.all()}
-    totals = dict.fromkeys(names.values(), 0)
+    totals = dict.fromkeys(names, 0)  # by player: "=A" and "'=A" are both written '=A
     for rnd in game.rounds.all():
         for s in rnd.scores.all():
             name = names[s.player_id]
-            totals[name] += s.points
+            totals[s.player_id] += s.points
             writer.writerow(
                 [
                     rnd.number,
@@ -105,8 +105,8 @@ def game_csv(game: Game) -> str:
                     s.buys,
                 ]
             )
-    for name, total in totals.items():
-        writer.writerow(["total", "", "", name, "", "", "", "", total, ""])
+    for player, total in totals.items():
+        writer.writerow(["total", "", "", names[player], "", "", "", "", total, ""])
     return out.getvalue()
 
 

@@ -70,12 +70,14 @@ def test_player_records_match_names_across_games(make_game, played):
 
 
 def test_the_story_pages_say_when_they_show_only_the_newest_games(client, make_game, played, monkeypatch):
+    from scorekeeping.selectors import stories
     from scorekeeping.web import archive
 
     make_game(players=["Eve", "Fay"], first_dealer="Eve")
     assert "The latest" not in client.get("/games/").content.decode()
     monkeypatch.setattr(archive, "GAMES_LISTED", 1)
     monkeypatch.setattr(archive, "GAMES_IN_RECORDS", 1)
+    monkeypatch.setattr(stories, "GAMES_IN_RECORDS", 1)  # the players' list is folded there
     listed = client.get("/games/").content.decode()
     assert "The latest 1 of 2 games." in listed and "Eve, Fay" in listed and "Ana, Ben, Cy" not in listed
     records = client.get("/players/").content.decode()
@@ -114,6 +116,19 @@ def test_csv_export_has_a_row_per_player_and_round_and_the_totals(played):
         ["total", "", "", "Ana", "", "", "", "", "25", ""],
         ["total", "", "", "Ben", "", "", "", "", "40", ""],
         ["total", "", "", "Cy", "", "", "", "", "35", ""],
+    ]
+
+
+def test_csv_totals_are_by_player_when_two_names_are_written_alike(make_game):
+    """Players "=A" and "'=A" are both written '=A (no formula in a spreadsheet): two totals, each its own."""
+    game = make_game(players=["=A", "'=A", "Cy"], first_dealer="=A")
+    record(game, 1, "=A", {"'=A": "5C", "Cy": "KC"})
+    record(game, 2, "Cy", {"=A": "5C 6C", "'=A": "KC"})
+    rows = list(csv.reader(io.StringIO(game_csv(fresh(game)))))
+    assert [row for row in rows if row[0] == "total"] == [
+        ["total", "", "", "'=A", "", "", "", "", "10", ""],
+        ["total", "", "", "'=A", "", "", "", "", "15", ""],
+        ["total", "", "", "Cy", "", "", "", "", "10", ""],
     ]
 
 
