@@ -84,11 +84,13 @@ def token_if_valid(request: HttpRequest, game: Game, token: str | None) -> str |
 
 
 @contextmanager
-def creating(request: HttpRequest) -> Iterator[None]:
-    """Count a new game before it is made (429 past the limit); a game refused as invalid is uncounted."""
+def creating(request: HttpRequest, *, refund: bool = True) -> Iterator[None]:
+    """Count a new game before it is made (429 past the limit); a game refused as invalid is uncounted,
+    unless ``refund`` is false: what is costly to refuse (a score sheet read) counts all the same."""
     lim, key = _take("create", request)
     try:
         yield
     except BaseException:
-        ratelimit.give_back(lim, key)
+        if refund:
+            ratelimit.give_back(lim, key)
         raise

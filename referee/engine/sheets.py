@@ -2,7 +2,9 @@
 the points; the players' names in the first row; perhaps a column of round numbers first, and a
 totals row last. This reads what such a sheet means and checks it as the table's typed points are
 checked (``score_round``: what a hand could score, the round's fixed hand sizes); the one who went
-out is the 0. Every fault is said in words with its place ("row 5, column C (Ana)").
+out is the 0. Every fault is said in words with its place ("row 5, column C (Ana)"), and what a
+hostile file can make of them is bounded: the sheet's name and the values quoted are cut short
+(``shorten``), and past ``MAX_FAULTS`` the faults are counted in one line ("and 698 more").
 
 Pure Python: the services open the file (CSV or XLSX) into rows of plain values (text, whole
 numbers, or ``Refused`` where the file itself holds what no paper sheet does: a formula, a date).
@@ -13,13 +15,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .i18n import _
+from .i18n import _, ngettext
 from .rounds import score_round, whole_number
 from .rulesets import Rules
 from .words import MAX_NAME, clean_name, name_key
 
 LABELS = {"", "#", "no", "nr", "round", "rounds", "ronde", "rondes", "ronda", "rondas", "deal", "deals", "spel"}
 TOTALS = {"total", "totals", "totaal", "totalen", "totales", "sum", "som", "suma", "σ"}
+MAX_FAULTS = 25  # faults listed; the rest are counted in one line
+MAX_SHEET_NAME = 31  # characters of a sheet's name quoted (Excel's own limit; openpyxl only warns)
+MAX_VALUE = 40  # characters of a cell's value quoted
+
+
+def shorten(text: str, most: int) -> str:
+    """``text`` as a fault quotes it: at most ``most`` characters, the last an ellipsis if cut."""
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,13 @@ class ReadSheet:
     players: list[str] = field(default_factory=list)
     rounds: list[SheetRound] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
+    unlisted: int = 0  # faults past MAX_FAULTS, counted in the last line of ``faults``
+
+    def fault(self, message: str) -> None:
+        if len(self.faults) < MAX_FAULTS:
+            self.faults.append(message)
+        else:
+            self.unlisted += 1
 
 
 def column_name(index: int) -> str:
@@ -72,9 +89,16 @@ def _whole(value: Value) -> int | None:
 
 
 def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> ReadSheet:
-    """What the sheet says, or every fault in it (``faults`` empty: the rounds may be recorded)."""
+    """What the sheet says, or every fault in it (``faults`` empty: the rounds may be recorded),
+    at most ``MAX_FAULTS`` of them listed and the rest counted in a last line."""
     read = ReadSheet()
+    _read(read, rows, rules, shorten(sheet, MAX_SHEET_NAME))
+    if read.unlisted:
+        read.faults.append(ngettext("and {n} more", "and {n} more", read.unlisted).format(n=read.unlisted))
+    return read
 
+
+def _read(read: ReadSheet, rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> None:
     def where(row: int, column: int | None = None, name: str | None = None) -> str:
         place = _("sheet {sheet}, row {row}").format(sheet=sheet, row=row)
         if column is not None:
@@ -82,18 +106,18 @@ def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> Rea
         return f"{place} ({name})" if name else place
 
     def fault(place: str, message: str) -> None:
-        read.faults.append(f"{place}: {message}")
+        read.fault(f"{place}: {message}")
 
     for r, row in enumerate(rows, start=1):
         for c, value in enumerate(row):
             if isinstance(value, Refused):
                 fault(where(r, c), value.why)
     if read.faults:
-        return read
+        return
     filled = [(r, list(row)) for r, row in enumerate(rows, start=1) if any(_text(v) for v in row)]
     if not filled:
-        read.faults.append(_("sheet {sheet}: it is empty").format(sheet=sheet))
-        return read
+        read.fault(_("sheet {sheet}: it is empty").format(sheet=sheet))
+        return
     head_row, head = filled[0]
     first = 1 if _text(head[0]).casefold() in LABELS else 0
     names: list[tuple[int, str]] = []
@@ -116,7 +140,7 @@ def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> Rea
             ),
         )
     if read.faults:
-        return read
+        return
     read.players = [n for _c, n in names]
     body = filled[1:]
     totals = None
@@ -127,7 +151,7 @@ def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> Rea
             where(body[rules.last_round][0]),
             _("{title} has {n} rounds; the sheet goes on").format(title=rules.display_name, n=rules.last_round),
         )
-        return read
+        return
     sums = dict.fromkeys(read.players, 0)
     for number, (r, row) in enumerate(body, start=1):
         cells = {name: (c, row[c] if c < len(row) else None) for c, name in names}
@@ -135,7 +159,7 @@ def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> Rea
         for name, (c, value) in cells.items():
             whole = _whole(value)
             if whole is None:
-                shown = _text(value) or _("nothing")
+                shown = shorten(_text(value), MAX_VALUE) or _("nothing")
                 fault(where(r, c, name), _("{value!r} is not a number of points").format(value=shown))
             else:
                 points[name] = whole
@@ -163,4 +187,3 @@ def read_sheet(rows: Sequence[Sequence[Value]], rules: Rules, sheet: str) -> Rea
                     where(r, c, name),
                     _("the totals row says {said}; the rounds add up to {sum}").format(said=said, sum=sums[name]),
                 )
-    return read

@@ -2,13 +2,17 @@
 
 One error path for the whole API: domain errors and validation errors as 4xx JSON.
 
-Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}``.
+Body: ``{"detail": "<one sentence>", "errors": {"<field>": ["<message>", ...]}}``, bounded whatever
+was refused (a sheet of 720 faults, a body of a thousand unknown keys): at most ``MAX_FIELDS``
+fields of at most ``MAX_MESSAGES`` messages each, the rest counted in a last line ("and 698
+more"), each message, field name and the detail cut short with an ellipsis.
 """
 
 from __future__ import annotations
 
 from typing import IO, Any
 
+from django.utils.translation import ngettext
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser as DRFJSONParser
 from rest_framework.response import Response
@@ -17,9 +21,32 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from referee.engine import RefereeError
 from scorekeeping.errors import ScorekeepingError, TooManyRequests, flatten_errors
 
+MAX_FIELDS = 20  # fields listed in an error answer
+MAX_MESSAGES = 30  # messages listed a field (a score sheet's reader lists 25 and counts the rest)
+MAX_MESSAGE = 300  # characters of a message
+MAX_FIELD = 100  # characters of a field's name (an unknown key is named by the client)
+MAX_DETAIL = 500  # characters of the detail
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
+
 
 def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    return {"detail": detail, "errors": errors or {}}
+    """The one error shape, bounded (see the module's docstring)."""
+    fields = list((errors or {}).items())
+    bounded: dict[str, list[str]] = {}
+    for name, messages in fields[:MAX_FIELDS]:
+        listed = bounded.setdefault(_cut(name, MAX_FIELD), [])
+        listed += [_cut(str(m), MAX_MESSAGE) for m in messages[:MAX_MESSAGES]]
+        if len(messages) > MAX_MESSAGES:
+            more = len(messages) - MAX_MESSAGES
+            listed.append(ngettext("and {n} more", "and {n} more", more).format(n=more))
+    if len(fields) > MAX_FIELDS:
+        more = len(fields) - MAX_FIELDS
+        said = ngettext("and {n} more field", "and {n} more fields", more).format(n=more)
+        bounded.setdefault("non_field_errors", []).append(said)
+    return {"detail": _cut(detail, MAX_DETAIL), "errors": bounded}
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

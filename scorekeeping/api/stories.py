@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
@@ -23,6 +24,7 @@ from scorekeeping.errors import InvalidInput
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
 from scorekeeping.selectors.stories import club_stories, played
+from scorekeeping.services.clubs import count_tables
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 
 SHEET_ORGANISER = OpenApiParameter(
@@ -225,13 +227,14 @@ class SheetImportView(APIView):
         data = serializer.validated_data
         upload = data["file"]
         if upload.size > MAX_BYTES:
-            kb, most = upload.size // 1024, MAX_BYTES // 1024
-            raise InvalidInput(f"the file is {kb} KB; a score sheet is at most {most} KB", "file")
+            said = _("the file is {n} KB; a score sheet is at most {most} KB")
+            raise InvalidInput(said.format(n=upload.size // 1024, most=MAX_BYTES // 1024), "file")
         content = upload.read(MAX_BYTES + 1)
         if "club" in data:
             club = club_get(club_id=data["club"])
             token = request.headers.get("X-Club-Token")
             check_organiser(request, club, token)
+            count_tables(club, 1)  # a club's imported table counts as a drawn one, before it is read
             game, edit = sheet_import(
                 data=content,
                 ruleset=data["ruleset"],
@@ -241,6 +244,6 @@ class SheetImportView(APIView):
                 date=data.get("date"),
             )
         else:
-            with creating(request):
+            with creating(request, refund=False):  # a refused sheet was read all the same: it counts
                 game, edit = sheet_import(data=content, ruleset=data["ruleset"], variants=data["variants"])
         return created(request, game, edit)

@@ -261,10 +261,10 @@ def _end(tables: Sequence[ClubTable]) -> None:
     ClubTable.objects.filter(pk__in=[t.pk for t in tables]).update(ended=True)
 
 
-def _count_tables(club: Club, tables: int) -> None:
-    """A draw's tables counted against the address that made the club, as its new games are
-    (429 past ``RATE_LIMIT_CLUB_TABLES`` an hour); inside the draw's transaction, so a draw
-    refused after this is not counted."""
+def count_tables(club: Club, tables: int) -> None:
+    """A draw's tables (or an imported sheet's one) counted against the address that made the
+    club, as its new games are (429 past ``RATE_LIMIT_CLUB_TABLES`` an hour). Inside a draw's
+    transaction a draw refused after this is not counted; a sheet is counted before it is read."""
     lim = ratelimit.limit("club_tables")
     try:
         ratelimit.take(lim, club.creator_key or f"club:{club.pk}", tables)
@@ -303,7 +303,7 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
                 ),
                 "table_size",
             )
-        _count_tables(night.club, len(sizes))
+        count_tables(night.club, len(sizes))
         met: Counter[tuple[str, str]] = Counter()
         sat_out: Counter[str] = Counter()
         for sitting in drawn:

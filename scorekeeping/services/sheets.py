@@ -5,9 +5,13 @@ by the services that record at the table, as a game of the server or of a club (
 one sitting, its date given).
 
 Hostile files: the size is bounded before anything is opened; an XLSX (a zip) is refused if its
-parts would unpack to more than ``MAX_UNPACKED`` or number more than ``MAX_PARTS``; openpyxl
-reads it with Python's XML parser (expat: entity expansion is refused); only the first sheet is
-read, at most ``MAX_ROWS`` rows and ``MAX_COLUMNS`` columns.
+parts would unpack to more than ``MAX_UNPACKED`` or number more than ``MAX_PARTS``, if one part
+unpacks to more than ``MAX_PART`` (the shared strings, the styles, the sheet...), or if its XML
+holds more than ``MAX_TAGS`` elements, all before openpyxl parses any of it: what openpyxl costs
+goes by the elements it parses (as much as 40 µs each for a style), not by the bytes, and a few
+kilobytes unpack to megabytes of them. openpyxl then reads it with Python's XML parser (expat:
+entity expansion is refused), in read-only mode: only the first sheet's rows are parsed, and
+no further than row ``MAX_ROWS`` + 1, where the sheet is refused as too long.
 """
 
 from __future__ import annotations
@@ -18,12 +22,13 @@ import io
 import re
 import zipfile
 from collections.abc import Sequence
+from typing import Any
 
 import openpyxl
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.engine.sheets import Refused, Value, read_sheet
+from referee.engine.sheets import MAX_SHEET_NAME, MAX_VALUE, Refused, Value, read_sheet, shorten
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
 from scorekeeping.services.clubs import members_of, table_token
@@ -33,13 +38,17 @@ from scorekeeping.services.rounds import round_record
 MAX_BYTES = 256 * 1024
 MAX_UNPACKED = 4 * 1024 * 1024
 MAX_PARTS = 200
+MAX_PART = 256 * 1024  # a part's unpacked size
+MAX_TAGS = 16_000  # XML elements in the whole book, counted by their "<" (a full score sheet has about 4,000)
 MAX_ROWS = 60
 MAX_COLUMNS = 12
 DATE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
+# A merged range in a worksheet's XML (read-only openpyxl keeps none): <mergeCell ref="B1:C1"/>.
+MERGED = re.compile(rb"<(?:[\w.-]+:)?mergeCell\s[^>]*?\bref\s*=\s*[\"']([^\"']*)")
 
 
 def _formula(text: str) -> Refused:
-    return Refused(_("a formula ({text}): type the number it shows").format(text=text[:40]))
+    return Refused(_("a formula ({text}): type the number it shows").format(text=shorten(text, MAX_VALUE)))
 
 
 def _date() -> Refused:
@@ -58,42 +67,84 @@ def _too_big(rows: int, columns: int) -> InvalidInput | None:
     return None
 
 
+def _too_much() -> InvalidInput:
+    return InvalidInput(_("the file unpacks to too much for a score sheet"), "file")
+
+
+def _measure(packed: zipfile.ZipFile) -> None:
+    """Refuse a book that unpacks to too much, before openpyxl parses any of it."""
+    parts = packed.infolist()
+    if len(parts) > MAX_PARTS or sum(p.file_size for p in parts) > MAX_UNPACKED:
+        raise _too_much()
+    tags = 0
+    for part in parts:
+        if part.file_size > MAX_PART:
+            raise _too_much()
+        with packed.open(part) as source:
+            tags += source.read(MAX_PART + 1).count(b"<")  # zipfile holds a part to its stated size
+        if tags > MAX_TAGS:
+            raise _too_much()
+
+
+def _value(cell: Any) -> Value:
+    value = cell.value
+    if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
+        return _formula(str(value))
+    if isinstance(value, dt.date | dt.time | dt.timedelta):
+        return _date()
+    if value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
+        return value
+    return Refused(_("a value that is no number of points"))
+
+
 def _xlsx(data: bytes) -> tuple[str, list[list[Value]]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as packed:
-            parts = packed.infolist()
-            if len(parts) > MAX_PARTS or sum(p.file_size for p in parts) > MAX_UNPACKED:
-                raise InvalidInput(_("the file unpacks to too much for a score sheet"), "file")
-        book = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
+            _measure(packed)
+            book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False, keep_links=False)
+            try:
+                return _first_sheet(packed, book)
+            finally:
+                book.close()
     except InvalidInput:
         raise
     except Exception:
         raise InvalidInput(_("this is no spreadsheet this app can read (XLSX or CSV)"), "file") from None
+
+
+def _first_sheet(packed: zipfile.ZipFile, book: Any) -> tuple[str, list[list[Value]]]:
+    """The first sheet's name and rows, read no further than a score sheet goes."""
+    if not book.worksheets:
+        raise InvalidInput(_("the workbook holds no sheet"), "file")
     sheet = book.worksheets[0]
-    refused = _too_big(sheet.max_row, sheet.max_column)
+    refused = _too_big(sheet.max_row or 0, sheet.max_column or 0)  # as the sheet's <dimension> says
     if refused:
         raise refused
-    if sheet.merged_cells.ranges:
-        merged = ", ".join(str(r) for r in list(sheet.merged_cells.ranges)[:3])
+    title = shorten(str(sheet.title), MAX_SHEET_NAME)
+    merged = MERGED.findall(packed.read(sheet._worksheet_path))  # openpyxl's read-only sheets keep no merges
+    if merged:
         raise InvalidInput(
             _("sheet {sheet}: merged cells ({cells}): a score sheet has one number a cell").format(
-                sheet=sheet.title, cells=merged
+                sheet=title, cells=", ".join(shorten(m.decode(errors="replace"), 20) for m in merged[:3])
             ),
             "file",
         )
+    sheet.reset_dimensions()  # which may be missing or lie: then each row is read as wide as it is, up to row 61
     rows: list[list[Value]] = []
-    for row in sheet.iter_rows(min_row=1, max_row=sheet.max_row, max_col=sheet.max_column):
-        values: list[Value] = []
-        for cell in row:
-            value = cell.value
-            if cell.data_type == "f" or (isinstance(value, str) and value.startswith("=")):
-                values.append(_formula(str(value)))
-            elif isinstance(value, dt.date | dt.time | dt.timedelta):
-                values.append(_date())
-            elif value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
-                values.append(value)
-            else:
-                values.append(Refused(_("a value that is no number of points")))
+    for number, row in enumerate(sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 1), start=1):
+        if any(cell.value is not None for cell in row[MAX_COLUMNS:]):
+            raise InvalidInput(
+                _("the sheet has more than {most} columns; a score sheet has at most {most}").format(most=MAX_COLUMNS),
+                "file",
+            )
+        values = [_value(cell) for cell in row[:MAX_COLUMNS]]
+        if number > MAX_ROWS:
+            if any(v is not None for v in values):
+                raise InvalidInput(
+                    _("the sheet has more than {most} rows; a score sheet has at most {most}").format(most=MAX_ROWS),
+                    "file",
+                )
+            break
         rows.append(values)
     return sheet.title, rows
 
@@ -112,7 +163,12 @@ def _csv(data: bytes) -> tuple[str, list[list[Value]]]:
     sample = "\n".join(lines[:5])
     delimiter = max(";,\t", key=sample.count)
     rows: list[list[Value]] = []
-    for row in csv.reader(lines, delimiter=delimiter):
+    try:
+        read = list(csv.reader(lines, delimiter=delimiter))
+    except csv.Error:  # the one it raises here: a field past its limit
+        most = csv.field_size_limit()
+        raise InvalidInput(_("a cell holds more than {n} characters").format(n=most), "file") from None
+    for row in read:
         refused = _too_big(0, len(row))
         if refused:
             raise refused

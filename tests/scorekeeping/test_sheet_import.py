@@ -192,3 +192,17 @@ def test_a_sheet_made_a_club_game_with_the_organisers_token_and_its_members(clie
     assert client.get(answer.json()["url"].replace("http://testserver", "")).status_code == 200
     edit = answer.json()["edit_url"].replace("http://testserver", "")
     assert client.get(edit).status_code == 302  # the edit link works: the organiser's token made it
+
+
+def test_a_clubs_imported_sheets_count_as_its_drawn_tables_refused_or_not(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "club_tables": (2, 3600)}
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    body = {"ruleset": "mexican", "club": made["id"]}
+    headers = {"X-Club-Token": made["organiser_token"]}
+    bad = client.post(URL, {"file": _named(b"Ana,Ben\n=1+1,5\n", "s.csv"), **body}, headers=headers)
+    assert bad.status_code == 400  # a formula: refused, and counted all the same
+    good = client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
+    assert good.status_code == 201, good.content
+    again = client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
+    assert again.status_code == 429 and "Too many tables drawn" in again.json()["detail"]
+    assert Game.objects.count() == 1
