@@ -6,7 +6,7 @@ Reads need only the game's id; every write needs its edit token in ``X-Game-Toke
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -89,10 +89,20 @@ class GamesView(APIView):
         return created(request, game, token)
 
 
+READ_TOKEN = OpenApiParameter(
+    "X-Game-Token",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The game's edit token, optional: with it the answer adds the edit link; a wrong one counts"
+    " against the wrong-token limit (429 past it).",
+)
+
+
 class GameView(APIView):
     """A game: players, rounds with every score, the round to deal next, standings."""
 
-    @extend_schema(responses={200: GameOutput, 404: ERROR})
+    @extend_schema(parameters=[READ_TOKEN], responses={200: GameOutput, 404: ERROR, 429: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
         game = game_get(game_id=game_id)
         known = token_if_valid(request, game, presented_token(request))

@@ -147,13 +147,17 @@ def test_every_club_answer_is_the_one_the_schema_documents(api):
     assert api.uncalled("/api/clubs/") == []
 
 
-def test_every_game_answer_is_the_one_the_schema_documents(api):
+def test_every_game_answer_is_the_one_the_schema_documents(api, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "token": (1, 600)}
     made = api("post", "/api/games/", {"players": ["Ana", "Ben", "Cy"], "first_dealer": "Ana"}, 201).json()
     api("post", "/api/games/", {"players": ["Ana"], "colour": "red"}, 400)
     base, token = f"/api/games/{made['id']}", {"X-Game-Token": made["edit_token"]}
     api("get", f"{base}/")
     api("get", f"{base}/", headers=token)
     api("get", "/api/games/nosuchgame/", status=404)
+    api("get", f"{base}/", headers={"X-Game-Token": "x" * 43})  # a wrong token reads what anyone may
+    api("get", f"{base}/", status=429, headers={"X-Game-Token": "y" * 43})  # past the wrong-token limit
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "token": (10_000, 600)}
     api("post", f"{base}/rounds/", {"number": 1, "winner": "Ana", "points": {"Ben": 10, "Cy": 25}}, 201, token)
     api("post", f"{base}/rounds/", {"number": 2, "winner": "Ana"}, 403)
     api("post", f"{base}/rounds/", {"number": 1, "winner": "Ana"}, 409, token)

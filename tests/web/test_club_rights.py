@@ -244,3 +244,13 @@ def test_a_recaps_picture_is_kept_in_a_cache_bounded_in_bytes(client, settings):
     kept = [g for g in games if images.get(f"recap-png:{g['id']}:1:en") is not None]
     assert 1 <= len(kept) <= 3  # at most MAX_ENTRIES pictures, each at most IMAGE_CACHE_ITEM_BYTES
     assert all(cache.get(f"recap-png:{g['id']}:1:en") is None for g in games)  # none among the pages' HTML
+
+
+@pytest.mark.parametrize("table", ["abc", "-1", "0", "99", "9" * 40, "1e9", "１"], ids=str)
+def test_a_table_that_is_no_table_of_the_sitting_offers_every_player(client, table):
+    night = Night_(client, sittings=1)
+    night.draw()
+    page = Client().get(night.page, {"table": table})
+    html = page.content.decode()
+    assert page.status_code == 200 and "Who are you?" in html and ": who are you?" not in html
+    assert all(f'aria-label="I am {name}"' in html for name in NAMES)
