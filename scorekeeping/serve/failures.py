@@ -28,33 +28,26 @@ from scorekeeping.serve.health import RETRY_AFTER
 logger = logging.getLogger(__name__)
 
 
-def _error(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+def _error(request: HttpRequest, status: int, title: str, message: str, retry_after: str = "") -> HttpResponse:
     if is_api(request):
-        return api_error(message, status)
-    context = {"title": title, "message": message}
-    return render(request, "errors/unavailable.html", context, status=status)
+        response: HttpResponse = api_error(message, status)
+    else:
+        response = render(request, "errors/unavailable.html", {"title": title, "message": message}, status=status)
+    if retry_after:
+        response["Retry-After"] = retry_after
+    return response
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
-    response = _error(
-        request,
-        503,
-        _("The score-keeper cannot reach its database"),
-        _("Nothing was lost, and nothing you sent was saved. Try again in a moment."),
-    )
-    response["Retry-After"] = RETRY_AFTER
-    return response
+    title = _("The score-keeper cannot reach its database")
+    said = _("Nothing was lost, and nothing you sent was saved. Try again in a moment.")
+    return _error(request, 503, title, said, RETRY_AFTER)
 
 
 def busy(request: HttpRequest) -> HttpResponse:
-    response = _error(
-        request,
-        429,
-        _("The score-keeper is busy"),
-        _("Many tables are writing at once: nothing you sent was saved. Try again in a moment."),
-    )
-    response["Retry-After"] = "1"
-    return response
+    title = _("The score-keeper is busy")
+    said = _("Many tables are writing at once: nothing you sent was saved. Try again in a moment.")
+    return _error(request, 429, title, said, "1")
 
 
 class DatabaseUnavailableMiddleware:
