@@ -184,6 +184,11 @@ class CurrentRound:
     round_word: str
 
 
+def rounds_recorded(*, game_id: str) -> int:
+    """How many rounds of the game are recorded (one query): the next to play is one more."""
+    return Round.objects.filter(game_id=game_id).count()
+
+
 def game_current_round(*, game: Game) -> CurrentRound | None:
     """The round to deal next, or None when the game is finished."""
     rules: Rules = game.rules

@@ -20,6 +20,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
 from referee.engine.stories import recap
+from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.changes import change_line
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
@@ -32,6 +33,7 @@ from scorekeeping.selectors import (
     game_history,
     game_rounds,
     game_standings,
+    rounds_recorded,
 )
 from scorekeeping.selectors.stories import played
 from scorekeeping.services import (
@@ -311,11 +313,18 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     # A phone typing a round is told when the game itself moved on (its Record would be
     # refused), not when a hand of the round in progress came in from another phone.
     moved = request.headers.get("X-Entry-Version", str(head.version)) != str(head.version)
-    extra = {"pristine": pristine, "moved": moved}
+    # Whatever the phone was doing, an entry typed for a round that is no longer the one to play
+    # (recorded, undone) is replaced by the round's own: no phone is left on an old round.
+    typed_for = form_int(request.headers.get("X-Entry-Round"), None)
+    replaced = moved and not pristine and typed_for is not None and typed_for != rounds_recorded(game_id=head.pk) + 1
+    pristine = pristine or replaced
+    extra = {"pristine": pristine, "moved": moved, "replaced": replaced}
     if phone.seat_taken(request, head.pk) is not None:  # its own hand's entry: its own fragment
         context = table_context(request, head, **extra)
         return render_table(request, "scorekeeping/table.html#live", context)
-    role = "record-fresh" if pristine else "record-moved" if moved else "record-typing"
+    role = (
+        "record-replaced" if replaced else "record-fresh" if pristine else "record-moved" if moved else "record-typing"
+    )
     response = HttpResponse(_shared(request, head, {"html": "live"}, [role], **extra)["html"])
     patch_cache_control(response, no_store=True)
     return response

@@ -42,8 +42,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (etag) poller.setAttribute("hx-headers", JSON.stringify({ "If-None-Match": etag }));
 });
 
-// The fetch says whether the entry may be replaced (nothing typed in it) and which version it
-// was typed on; a tap made while the answer was on its way keeps the entry it was made in.
+// The fetch says whether the entry may be replaced (nothing typed in it), which version and which
+// round it was typed on (an entry of a round no longer the one to play is replaced all the same);
+// a tap made while the answer was on its way keeps the entry it was made in.
 const entryForm = () => document.querySelector("form[data-entry]");
 document.addEventListener("htmx:configRequest", (event) => {
   if (!isPoller(event.detail.elt)) return;
@@ -51,6 +52,7 @@ document.addEventListener("htmx:configRequest", (event) => {
   const version = form?.querySelector("input[name=version]");
   event.detail.headers["X-Entry-Pristine"] = event.detail.elt.dataset.askedPristine = form?.dataset.dirty ? "0" : "1";
   if (version) event.detail.headers["X-Entry-Version"] = version.value;
+  if (form?.dataset.round) event.detail.headers["X-Entry-Round"] = form.dataset.round; // not on a correction
 });
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const poller = document.getElementById("poller");

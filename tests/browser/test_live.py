@@ -67,7 +67,12 @@ def test_a_viewer_sees_a_recorded_round_within_two_seconds(table_server, page, o
     assert console_errors == []
 
 
-def test_two_editors_record_the_same_round_and_the_second_is_told(table_server, page, other_phone, console_errors):
+def test_a_phone_typing_a_round_that_another_phone_records_moves_to_the_next(
+    table_server, page, other_phone, console_errors
+):
+    """Issue 34: the second editor's last actions are "who went out" and a card; the first editor
+    records the round. The second phone shows the next round (no phone is left on an old one),
+    says why its typing went, and records that round itself."""
     start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     link = edit_link(page)
     other_phone.goto(link)
@@ -75,21 +80,20 @@ def test_two_editors_record_the_same_round_and_the_second_is_told(table_server, 
     expect(other_phone.get_by_role("heading", name="Record round 1")).to_be_visible()
     assert "/join/" not in other_phone.url
 
-    # The second editor starts typing first, then the first editor records.
     other = other_phone.locator("#entry")
     other.locator(".went-out label", has_text="Ben").click()
     other_phone.get_by_role("button", name="King of hearts", exact=True).click()
+    expect(other_phone.locator("#hand-0")).to_have_value("KH")
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
-    # The second phone learns that the game changed, and keeps what was typed.
-    expect(other_phone.locator("#stale")).to_contain_text("The game changed on another phone", timeout=2000)
-    expect(other_phone.locator("#hand-0")).to_have_value("KH")
-    other.get_by_role("button", name="Record round 1").click()
-    expect(other_phone.locator(".errors")).to_contain_text("round 1 was recorded")
+    expect(other_phone.get_by_role("heading", name="Record round 2")).to_be_visible(timeout=2000)
     expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7")
-    # Nothing was overwritten: Ana's round stands.
+    expect(other_phone.locator("#stale")).to_contain_text("recorded on another phone")
+    expect(other_phone.locator("#hand-0")).to_have_value("")
+    # Ana's round stands, and the second phone records the next one.
     expect(other_phone.locator(".board tbody tr").nth(1).locator("td").nth(0).locator(".pts")).to_have_text("5")
-    expect(page.locator(".board tbody tr").nth(1).locator("td").nth(0).locator(".pts")).to_have_text("5")
+    enter_round(other_phone, 2, "Ben", {"Ana": ["King of clubs"]})
+    expect(page.locator("#round-title")).to_have_text("Round 3 of 7", timeout=2000)
     assert console_errors == []
 
 

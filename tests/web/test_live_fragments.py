@@ -131,3 +131,26 @@ def test_a_seat_is_taken_without_javascript_from_a_cached_form():
     taken = phones[1].post(f"/g/{game['id']}/seat/", {"player": ben, "csrfmiddlewaretoken": token})
     assert taken.status_code == 302
     assert "This is <strong>Ben</strong>'s phone." in phones[1].get(f"/g/{game['id']}/").content.decode()
+
+
+def test_an_entry_typed_for_a_round_since_recorded_is_replaced_whatever_was_typed(client):
+    """Issue 34: a phone whose last action was "who went out" (its form typed in) stayed on round 1
+    after another phone recorded it. An entry of a round that is no longer the one to play is
+    replaced by the next round's; one typed for the round still to play keeps its typing."""
+    game = api_game(client)
+    recorder, typing = recording_phone(game), recording_phone(game)
+    typing.get(f"/g/{game['id']}/")
+    record(recorder, game["id"], 1, 1)
+    stale = {"HTTP_IF_NONE_MATCH": '"v1"', "HTTP_X_ENTRY_PRISTINE": "0", "HTTP_X_ENTRY_VERSION": "1"}
+    moved_on = typing.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_ROUND="1", **stale).content.decode()
+    assert 'id="entry"' in moved_on and "Record round 2" in moved_on
+    assert "The round you were entering was recorded on another phone" in moved_on
+    fresh = typing.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1", HTTP_IF_NONE_MATCH='"v1"').content
+    assert b"The round you were entering" not in fresh  # the word is this phone's: not shared
+    kept = typing.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_ROUND="2", **stale).content.decode()
+    assert 'id="entry"' not in kept and "The game changed on another phone" in kept
+    for hostile in ("", "abc", "-1", "9" * 30):
+        odd = typing.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_ROUND=hostile, **stale)
+        assert odd.status_code == 200
+    page = typing.get(f"/g/{game['id']}/").content.decode()
+    assert 'data-round="2"' in page  # what the phone's script sends back as X-Entry-Round
