@@ -178,6 +178,6 @@ class ImportView(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: NewGameOutput, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
-        with creating(request):
+        with creating(request, refund=False):  # a refused document was checked all the same: it counts
             game, token = game_import(document=request.data)
         return created(request, game, token)

@@ -66,17 +66,22 @@ def _language(scope: dict[str, Any]) -> str:
 
 
 async def _too_large(scope: dict[str, Any], send: Send, limit: int) -> None:
-    """413 in words, before Django (or a disk) sees the body: JSON under /api/, text elsewhere."""
+    """413 in words, before Django (or a disk) sees the body."""
     with translation.override(_language(scope)):
         message = translation.gettext("The request is too large: at most {size} bytes are accepted.").format(
             size=f"{limit:,}"
         )
+    await _refuse(scope, send, 413, message)
+
+
+async def _refuse(scope: dict[str, Any], send: Send, status: int, message: str) -> None:
+    """An answer before Django: JSON under /api/, text elsewhere; the connection closed."""
     if scope["path"].startswith(API_PREFIX):
         body, kind = json.dumps({"detail": message, "errors": {}}).encode(), b"application/json"
     else:
         body, kind = (message + "\n").encode(), b"text/plain; charset=utf-8"
     headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
-    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -95,6 +100,9 @@ async def application(
 
     limit = body_limit(scope["path"])
     length = _header(scope, b"content-length")
+    if length is not None and len(length.strip()) > 15:  # "000…05": no number Django's int() takes
+        await _refuse(scope, send, 400, "Bad Request: the Content-Length is no length.")
+        return
     if length is not None and length.isdigit() and int(length) > limit:
         await _too_large(scope, send, limit)
         return

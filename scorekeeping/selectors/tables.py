@@ -5,9 +5,22 @@ do what"). One query each."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db.models import Q, Subquery
 
 from scorekeeping.models import ClubTable, Night, Sitting
+
+
+def is_club_table(*, game_id: str) -> bool:
+    """Whether the game is a club night's table (its edit link is the organiser's to replace).
+    A game is made a club table in the transaction that makes it, and stays one: so each process
+    may keep the answer (no query on the table's page after the first)."""
+    key = f"club-table:{game_id}"
+    found = cache.get(key)
+    if found is None:
+        found = ClubTable.objects.filter(game_id=game_id).exists()
+        cache.set(key, found, 24 * 3600)
+    return bool(found)
 
 
 def table_closed(*, game_id: str) -> bool:

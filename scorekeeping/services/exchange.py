@@ -110,15 +110,25 @@ def game_csv(game: Game) -> str:
     return out.getvalue()
 
 
+MAX_VALUES = 40_000  # values a document may hold: six players' seven rounds, each corrected once, hold 8,674
+
+
 def _refuse_control_characters(document: Any, where: str) -> None:
-    """Anywhere in the document: an export holds names, cards, dates and numbers, never these.
+    """Anywhere in the document: an export holds names, cards, dates and numbers, never these;
+    nor more than ``MAX_VALUES`` values (checking each against the schema costs time).
 
     Walked with a list rather than by recursion: the document may be as deep as the JSON
     decoder allowed, which is about as deep as Python's own stack.
     """
     pending: list[tuple[Any, str]] = [(document, where)]
+    seen = 0
     while pending:
         value, at = pending.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            raise InvalidInput(
+                f"the document holds more than {MAX_VALUES:,} values; a game's export holds far fewer", where
+            )
         if isinstance(value, str):
             if holds_control_characters(value):
                 raise InvalidInput(f"{at} holds a control character; an export holds none", at)

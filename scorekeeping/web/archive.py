@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from referee.engine.sheets import shorten
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.access import creating
 from scorekeeping.errors import ScorekeepingError
@@ -108,14 +109,14 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
         error = _("That file is too large for a game export.")
     else:
         try:
-            with creating(request):
+            with creating(request, refund=False):  # a refused document was checked all the same: it counts
                 game, token = game_import(document=json.loads(text))
         except json.JSONDecodeError as exc:
             error = _("That is not JSON: {error} at line {line}.").format(error=exc.msg, line=exc.lineno)
         except RecursionError:  # json's decoder recurses once per level of nesting
             error = _("That is not a game export: it is nested too deeply.")
         except ScorekeepingError as exc:
-            error = exc.message
+            error = shorten(exc.message, 2000)  # the first faults: a page of them is no help
     if error:
         return render(request, "scorekeeping/import.html", {"error": error, "document": text[:20000]}, status=422)
     messages.success(request, _("The game is restored."))

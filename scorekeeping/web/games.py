@@ -29,7 +29,7 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.newgame import NewGameState
-from scorekeeping.web.pages import editing, game_head, holding_token
+from scorekeeping.web.pages import game_head, holding_token
 
 
 @require_safe
@@ -128,7 +128,7 @@ def edit_qr(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-@editing
+@holding_token  # a new game's token: not for a right that came from "I am" at a club table
 def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """One tap at the end of a game: the next game at the same table, on this phone."""
     try:

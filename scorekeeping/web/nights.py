@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest, refused
-from scorekeeping.errors import NotFound
+from scorekeeping.errors import Conflict, NotFound
 from scorekeeping.links import night_events_path, share_base, view_path
 from scorekeeping.models import Club, Member, Night
 from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
@@ -128,7 +128,10 @@ def night_go(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpRespo
         phone.grant_table(request, game, night_id=row.pk, member_id=me_id, night_path=night_path)
         key = phone.phone_key(request, create=True) or ""
         name = next(m.name for m in mine.state.members if m.pk == me_id)
-        player = seat_claim(game=game, name=name, phone=key)
+        try:
+            player = seat_claim(game=game, name=name, phone=key)
+        except Conflict:  # the table was ended, or the night finished, a moment ago: the night says so
+            return HttpResponseRedirect(night_path)
         phone.remember_seat(request, game.pk, player.pk)
         phone.remember_me(request, row.pk, me_id, taken=mine.sitting)
         target = reverse("table", args=[game.pk])

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
 
 from referee.htmx import HtmxHttpRequest, refused
+from scorekeeping.errors import Conflict
 from scorekeeping.models import Game
 from scorekeeping.selectors import game_get
 from scorekeeping.web import session as phone
@@ -41,7 +42,11 @@ def _guard(allowed: Callable[[HtmxHttpRequest, Game], bool]) -> Callable[[View],
             game = game_get(game_id=game_id)
             if not allowed(request, game):
                 return forbidden(request, game)
-            return view(request, game, *args, **kwargs)
+            try:
+                return view(request, game, *args, **kwargs)
+            except Conflict as exc:  # what a view does not answer itself: a closed club table, say
+                context = {"game": game, "refusal": exc.message}
+                return render(request, "scorekeeping/forbidden.html", context, status=refused(request, exc.status))
 
         return guarded
 

@@ -36,6 +36,7 @@ from scorekeeping.selectors import (
     rounds_recorded,
 )
 from scorekeeping.selectors.stories import played
+from scorekeeping.selectors.tables import is_club_table
 from scorekeeping.services import (
     DraftStatus,
     draft_ahead,
@@ -187,6 +188,7 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "round_numbers": range(1, rules.last_round + 1),
         "round_word": _(rules.round_word),
         "can_edit": editable,
+        "holds_token": editable and phone.holds_token(request, game),  # may make a new game, a new link
         "speech": SimpleLazyObject(table.speech),
         "recap_lines": SimpleLazyObject(table.story),
         "history": SimpleLazyObject(table.history),
@@ -205,6 +207,7 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
     token = phone.token_for(request, game) if editable else None
     if token:
         context["edit_url"] = base + edit_path(game.pk, token)
+        context["replaceable"] = not is_club_table(game_id=game.pk)  # a club table's is the organiser's
     context["draft_line"] = SimpleLazyObject(table.draft_line)
     view = seat_view(request, table) if editable else None
     if view is not None and view.displaced:

@@ -14,7 +14,7 @@ from scorekeeping.services import game_undo, round_replace
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web.charts import cumulative, totals_svg
 
-from .conftest import fresh, record
+from .conftest import fresh, record, thirteen
 
 
 @pytest.fixture
@@ -218,3 +218,33 @@ def test_story_pages(client, played):
     assert '<svg class="chart"' in sheet and "Score sheet" in sheet
     table = client.get(f"/g/{played.pk}/").content.decode()
     assert '<svg class="chart"' in table and "The numbers" in table
+
+
+def test_a_long_games_export_is_well_within_the_values_an_import_takes(make_game):
+    """Six players, seven rounds of full hands (round 7's 13 cards each), every round corrected
+    once: the largest export a table makes holds a fraction of ``MAX_VALUES``; one past it is
+    refused before its schema is checked (each value checked costs time), and nothing is made."""
+    from scorekeeping.services.exchange import MAX_VALUES
+
+    names = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
+    game = make_game(players=names)
+    for n in range(1, 8):
+        full = thirteen(names[1:])
+        hands = full if n == 7 else {p: " ".join(cards.split()[:4]) for p, cards in full.items()}
+        record(game, n, "Ana", hands)
+        round_replace(game=fresh(game), number=n, winner="Ana", hands=hands, points={})
+    document = game_document(fresh(game))
+
+    def values(node):
+        if isinstance(node, dict):
+            return 1 + sum(values(k) + values(v) for k, v in node.items())
+        if isinstance(node, list):
+            return 1 + sum(values(v) for v in node)
+        return 1
+
+    assert values(document) < MAX_VALUES / 4, values(document)
+    games = Game.objects.count()
+    bloated = {**document, "history": document["history"] + [{"pad": list(range(MAX_VALUES))}]}
+    with pytest.raises(InvalidInput, match="more than 40,000 values"):
+        game_import(document=bloated)
+    assert Game.objects.count() == games

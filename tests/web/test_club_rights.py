@@ -205,7 +205,7 @@ def test_a_finished_night_seats_nobody_and_takes_no_writes(client):
 
 
 def test_the_room_screen_holds_no_right_and_its_codes_seat_a_phone_at_its_table(client):
-    from scorekeeping.links import qr_svg
+    from scorekeeping.links import qr_document, qr_svg
 
     night = Night_(client)
     tables = night.draw()
@@ -213,6 +213,7 @@ def test_the_room_screen_holds_no_right_and_its_codes_seat_a_phone_at_its_table(
     assert tv.get(f"/c/{night.id}/join/{night.token}/").status_code == 302  # even the organiser's device
     html = tv.get(f"{night.page}room/").content.decode()
     assert not any(_edit_token(t) in html for t in tables)
+    assert not any(qr_document(t["game"]["edit_url"]).decode() in html for t in tables)  # nor as a code
     for table in tables:
         seat = f"http://testserver{night.page}?table={table['number']}"
         assert str(qr_svg(seat)) in html  # its code is the night's "Who are you?" for that table
@@ -254,3 +255,43 @@ def test_a_table_that_is_no_table_of_the_sitting_offers_every_player(client, tab
     html = page.content.decode()
     assert page.status_code == 200 and "Who are you?" in html and ": who are you?" not in html
     assert all(f'aria-label="I am {name}"' in html for name in NAMES)
+
+
+def test_an_i_am_phone_makes_no_new_game_and_a_closed_table_answers_409_not_500(client):
+    night = Night_(client)
+    table = night.table_of(night.draw(), "Ben")
+    game_id = table["game"]["id"]
+    ben = Client()
+    _i_am(ben, night, "Ben")
+    _go(ben, night)
+    games = Game.objects.count()
+    assert ben.post(f"/g/{game_id}/again/").status_code == 403  # "Play again" mints a new game's token
+    assert Game.objects.count() == games
+    assert "play-again" not in ben.get(f"/g/{game_id}/").content.decode()
+    holder = Client()  # the table's edit link, from the organiser
+    assert holder.get(f"/g/{game_id}/join/{_edit_token(table)}/").status_code == 302
+    assert "New edit link" not in holder.get(f"/g/{game_id}/").content.decode()  # the organiser's to replace
+    assert night.post(f"sittings/1/tables/{table['number']}/end/").status_code == 200
+    seat = holder.post(f"/g/{game_id}/seat/", {})
+    assert seat.status_code == 409 and "this table is closed" in seat.content.decode()
+    assert holder.post(f"/g/{game_id}/edit-link/").status_code == 403
+
+
+def test_the_organisers_night_costs_the_same_queries_with_2_tables_or_10(client, django_assert_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (6, 30):
+        made = client.post("/api/clubs/", {"name": f"Club {players}"}, content_type=JSON).json()
+        headers = {"X-Club-Token": made["organiser_token"]}
+        api = f"/api/clubs/{made['id']}"
+        body = {"sittings": 1, "table_size": 3}
+        night = client.post(f"{api}/nights/", body, content_type=JSON, headers=headers).json()
+        names = {"names": [f"P{n}" for n in range(players)]}
+        client.put(f"{api}/nights/{night['id']}/present/", names, content_type=JSON, headers=headers)
+        client.post(f"{api}/nights/{night['id']}/sittings/", {}, content_type=JSON, headers=headers)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(f"{api}/nights/{night['id']}/", headers=headers).status_code == 200
+        counts.append(len(captured.captured_queries))
+    assert counts[0] == counts[1], counts  # every table's edit link made without a query of its own
