@@ -30,7 +30,9 @@ SITTINGS = (
     Prefetch("sittings_drawn", Sitting.objects.order_by("number")),
     Prefetch(
         "sittings_drawn__tables",
-        ClubTable.objects.only("id", "sitting_id", "number", "members", "ended", "game_id", "token_generation").order_by("number"),
+        ClubTable.objects.only(
+            "id", "sitting_id", "number", "members", "ended", "game_id", "token_generation"
+        ).order_by("number"),
     ),
 )
 
