@@ -49,3 +49,16 @@ def fresh_postgresql(migrated_postgresql, tmp_path):
 
     with copy_of(migrated_postgresql, tmp_path) as url:
         yield url
+
+
+# The test client runs each request on this thread, and Django's LocaleMiddleware leaves the
+# request's language active on the thread after the response (a server thread activates the next
+# request's own). Each test starts in the site's default language, whatever ran before it.
+@pytest.fixture(autouse=True)
+def _default_language():
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
