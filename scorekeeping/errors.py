@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 
+from referee.engine.rounds import EntryField
+
 API_PREFIX = "/api/"
+
+# What an error is about: a field of a round's entry (Ben's hand), or an input named as the
+# API names it ("number", "version"). Only the API's answers spell an entry's field out.
+ErrorKey = str | EntryField
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -24,8 +31,14 @@ class ScorekeepingError(Exception):
 
     status = 400
 
-    def __init__(self, errors: dict[str, list[str]] | str, field: str = "non_field_errors") -> None:
-        self.errors = {field: [errors]} if isinstance(errors, str) else errors
+    def __init__(
+        self,
+        errors: Mapping[str, list[str]] | Mapping[EntryField, list[str]] | Mapping[ErrorKey, list[str]] | str,
+        field: ErrorKey = "non_field_errors",
+    ) -> None:
+        if isinstance(errors, str):
+            errors = {field: [errors]}
+        self.errors: dict[ErrorKey, list[str]] = {key: messages for key, messages in errors.items()}
         super().__init__(self.message)
 
     @property

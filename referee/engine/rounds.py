@@ -2,15 +2,17 @@
 
 This is where the score-keeper's rules live: who deals, who cuts, how many buys a player
 may have made, how many cards a hand left can hold, which typed totals a hand can make,
-and what each card scores. ``score_round`` takes the table's entries by player name and
-answers with one ``HandScore`` per seat, or with every problem at once, each under the
-field it is about (``hands.Ben``, ``points.Cy``, ``buys.Dee``, ``winner``, ``cut_bonus``).
+and what each card scores. ``score_round`` takes the table's entries by player name (one
+``RoundEntry``) and answers with one ``HandScore`` per seat, or with every problem at once,
+each a ``Fault`` under the ``EntryField`` it is about (Ben's hand, Cy's points, Dee's buys,
+who went out, the cut bonus); ``EntryField.wire`` names one as the API does (``hands.Ben``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .cards import Card, parse_cards, rank_plural
 from .checks import copy_reasons
@@ -21,6 +23,44 @@ from .scoring import CardPoints, HandSize, card_score, card_values, hand_left_si
 from .words import name_key, names_and, values_or
 
 CardsInput = str | Sequence[str]
+EntryKind = Literal["hands", "points", "buys", "winner", "cut_bonus"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundEntry:
+    """A round as the table entered it, by player name and only what was filled in: who went
+    out (None: no one did), each other hand's cards or typed points, the buys, the cut bonus.
+    Values are as typed (a number, or text to be refused by name): the scoring checks them."""
+
+    winner: str | None = None
+    hands: Mapping[str, CardsInput] = field(default_factory=dict)
+    points: Mapping[str, object] = field(default_factory=dict)
+    buys: Mapping[str, object] = field(default_factory=dict)
+    cut_bonus: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EntryField:
+    """The part of a round's entry a fault is about: one player's cards, points or buys (the
+    name as entered), every hand at once (``hands`` with no player), who went out, the cut bonus."""
+
+    kind: EntryKind
+    player: str | None = None
+
+    @property
+    def wire(self) -> str:
+        """The field as the API names it to its clients: ``hands.Ben``, ``hands``, ``winner``."""
+        return self.kind if self.player is None else f"{self.kind}.{self.player}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One reason a round's entry is impossible, under the field it is about. ``short``: a hand
+    holds fewer cards than the round fixes, as a hand still being tapped in does."""
+
+    field: EntryField
+    message: str
+    short: bool = False
 
 
 def dealer_seat(first_dealer_seat: int, number: int, players: int) -> int:
@@ -59,11 +99,19 @@ class RoundScore:
     winner: int | None  # the seat that went out; None: no one did
     dealer: int
     hands: tuple[HandScore, ...]  # one per seat, in seat order
-    errors: dict[str, list[str]] = field(default_factory=dict)
+    faults: tuple[Fault, ...] = ()  # in the order they were found
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.faults
+
+    @property
+    def errors(self) -> dict[EntryField, list[str]]:
+        """Every fault's message under the field it is about, each field where it was first found."""
+        errors: dict[EntryField, list[str]] = {}
+        for fault in self.faults:
+            errors.setdefault(fault.field, []).append(fault.message)
+        return errors
 
 
 def whole_number(value: object) -> int | None:
@@ -134,38 +182,36 @@ def score_round(
     *,
     names: Sequence[str],
     first_dealer_seat: int,
-    winner: str | None,
-    hands: Mapping[str, CardsInput],
-    points: Mapping[str, object],
-    buys: Mapping[str, object],
-    cut_bonus: bool = False,
+    entry: RoundEntry,
 ) -> RoundScore:
     """Score a round from what the table entered (players by name, in any case or spelling of
-    white space); ``errors`` names every problem at once, under the field it is about."""
-    errors: dict[str, list[str]] = {}
+    white space); ``faults`` names every problem at once, under the field it is about."""
+    faults: list[Fault] = []
 
-    def fail(key: str, message: str) -> None:
-        errors.setdefault(key, []).append(message)
+    def fail(key: EntryField, message: str, *, short: bool = False) -> None:
+        faults.append(Fault(key, message, short))
 
     seats = {name_key(n): seat for seat, n in enumerate(names)}
 
-    def find(name: object, key: str) -> int | None:
+    def find(name: object, key: EntryField) -> int | None:
         seat = seats.get(name_key(str(name)))
         if seat is None:
-            fail(key, _("there is no player named {name!r} in this game").format(name=name))
+            fail(key, _("There is no player named {name!r} in this game").format(name=name))
         return seat
 
-    def entered(values: Mapping[str, object], field_name: str) -> dict[int, tuple[str, object]]:
+    def entered(values: Mapping[str, object], kind: EntryKind) -> dict[int, tuple[str, object]]:
         found: dict[int, tuple[str, object]] = {}
         for given, value in values.items():
-            seat = find(given, f"{field_name}.{given}")
+            seat = find(given, EntryField(kind, given))
             if seat is not None:
                 found[seat] = (given, value)
         return found
 
+    winner, cut_bonus = entry.winner, entry.cut_bonus
     players = len(names)
-    winner_seat = find(winner, "winner") if winner is not None else None
-    hand_of, points_of, buys_of = entered(hands, "hands"), entered(points, "points"), entered(buys, "buys")
+    winner_seat = find(winner, EntryField("winner")) if winner is not None else None
+    hand_of, points_of = entered(entry.hands, "hands"), entered(entry.points, "points")
+    buys_of = entered(entry.buys, "buys")
     rnd = rules.round(number)
     dealer = dealer_seat(first_dealer_seat, number, players)
     cutter = cutter_seat(dealer, players)
@@ -176,12 +222,12 @@ def score_round(
         if seat in buys_of:
             bought, reason = _buys_reason(rules, number, name, buys_of[seat][1], players)
             if reason:
-                fail(f"buys.{buys_of[seat][0]}", reason)
+                fail(EntryField("buys", buys_of[seat][0]), reason)
         most = rnd.dealt + 2 * bought
         size = hand_left_size(rules, number, bought)
         holds = size.most if size.fixed else None
-        hand_key = f"hands.{hand_of[seat][0]}" if seat in hand_of else f"hands.{name}"
-        points_key = f"points.{points_of[seat][0]}" if seat in points_of else f"points.{name}"
+        hand_key = EntryField("hands", hand_of[seat][0] if seat in hand_of else name)
+        points_key = EntryField("points", points_of[seat][0] if seat in points_of else name)
         cards: list[Card] = []
         if seat in hand_of:
             try:
@@ -203,7 +249,7 @@ def score_round(
             continue
         typed: int | None = None
         if seat in hand_of and seat in points_of:
-            fail(hand_key, _("give {name}'s cards or {name}'s points, not both").format(name=name))
+            fail(hand_key, _("Give {name}'s cards or {name}'s points, not both").format(name=name))
         elif seat not in hand_of and seat not in points_of:
             fail(hand_key, _("{name}'s cards left in hand (or points) are missing").format(name=name))
         elif seat in points_of:
@@ -215,7 +261,7 @@ def score_round(
                 fail(points_key, impossible_total(rules, number, name, value, size, players))
             else:
                 typed = value
-        elif not cards and hand_key not in errors:
+        elif not cards and all(f.field != hand_key for f in faults):
             message = _("{name} did not go out, so {name} holds cards: enter them (or the points)")
             fail(hand_key, message.format(name=name))
         if cards and size.fixed and len(cards) < most:
@@ -226,7 +272,8 @@ def score_round(
                 "{n} were entered",
                 len(cards),
             )
-            fail(hand_key, message.format(where=rules.round_name(number), name=name, most=most, n=len(cards)))
+            where = rules.round_name(number)
+            fail(hand_key, message.format(where=where, name=name, most=most, n=len(cards)), short=True)
         if len(cards) > most:
             if bought:
                 message = ngettext(
@@ -245,10 +292,10 @@ def score_round(
             scored.append(HandScore(seat, tuple(cards), False, penalty, adjustment, bought, breakdown, holds))
     all_cards = [c for hand in scored for c in hand.cards]
     for reason in copy_reasons(rules, all_cards, players):
-        fail("hands", _("across all hands: {reason}").format(reason=reason))
+        fail(EntryField("hands"), _("Across all hands: {reason}").format(reason=reason))
     if cut_bonus and not rules.cut_bonus:
-        fail("cut_bonus", _("{title} has no cut bonus (Liverpool has)").format(title=rules.title))
-    return RoundScore(number, winner_seat, dealer, tuple(scored), errors)
+        fail(EntryField("cut_bonus"), _("{title} has no cut bonus (Liverpool has)").format(title=rules.title))
+    return RoundScore(number, winner_seat, dealer, tuple(scored), tuple(faults))
 
 
 # --- the draw for the first deal -------------------------------------------------------
@@ -291,7 +338,7 @@ def draw_for_dealer(names: Sequence[str], draw: Mapping[str, str]) -> tuple[int 
     missing = [names[i] for i in range(len(names)) if i not in drawn and f"draw.{names[i]}" not in errors]
     if missing:
         errors.setdefault("draw", []).append(
-            _("every player draws a card; missing: {names}").format(names=", ".join(missing))
+            _("Every player draws a card; missing: {names}").format(names=", ".join(missing))
         )
     if errors:
         return None, errors

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .i18n import _, ngettext
-from .rounds import score_round, whole_number
+from .rounds import RoundEntry, score_round, whole_number
 from .rulesets import Rules
 from .words import MAX_NAME, clean_name, name_key
 
@@ -167,11 +167,10 @@ def _read(read: ReadSheet, rows: Sequence[Sequence[Value]], rules: Rules, sheet:
             continue
         zeros = [n for n in read.players if points[n] == 0]
         winner = zeros[0] if zeros else None
-        scored = score_round(
-            rules, number, names=read.players, first_dealer_seat=0, winner=winner, hands={}, points=points, buys={}
-        )
+        entry = RoundEntry(winner=winner, points=points)
+        scored = score_round(rules, number, names=read.players, first_dealer_seat=0, entry=entry)
         for key, messages in scored.errors.items():
-            about = key.split(".", 1)[1] if "." in key else ""
+            about = key.player or ""
             column = next((col for col, n in names if about and name_key(n) == name_key(about)), None)
             for message in messages:
                 fault(where(r, column, about) if column is not None else where(r), message)

@@ -10,6 +10,7 @@ more"), each message, field name and the detail cut short with an ellipsis.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import IO, Any
 
 from django.utils.translation import ngettext
@@ -19,7 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from referee.engine import RefereeError
-from scorekeeping.errors import ScorekeepingError, TooManyRequests, flatten_errors
+from referee.engine.rounds import EntryField
+from scorekeeping.errors import ErrorKey, ScorekeepingError, TooManyRequests, flatten_errors
 
 MAX_FIELDS = 20  # fields listed in an error answer
 MAX_MESSAGES = 30  # messages listed a field (a score sheet's reader lists 25 and counts the rest)
@@ -49,9 +51,15 @@ def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[
     return {"detail": _cut(detail, MAX_DETAIL), "errors": bounded}
 
 
+def wire_errors(errors: Mapping[ErrorKey, list[str]]) -> dict[str, list[str]]:
+    """Errors under the names the API's clients know: a round's entry field spelled out
+    (``hands.Ben``, ``winner``), any other field as it is named."""
+    return {key.wire if isinstance(key, EntryField) else key: messages for key, messages in errors.items()}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ScorekeepingError):
-        response = Response(error_body(exc.message, exc.errors), status=exc.status)
+        response = Response(error_body(exc.message, wire_errors(exc.errors)), status=exc.status)
         if isinstance(exc, TooManyRequests):
             response["Retry-After"] = str(exc.retry_after)
         return response

@@ -3,8 +3,6 @@ progress, ``draft``), each write with the edit token in ``X-Game-Token``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -14,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from referee.api import ERROR
+from referee.engine.rounds import RoundEntry
 from referee.fields import CardsField
 from referee.serializers import FlagField, InputSerializer
 from scorekeeping.access import check_token
@@ -62,9 +61,16 @@ class RoundInput(InputSerializer):
     cut_bonus = FlagField(default=False, help_text="Liverpool: the cutter cut exactly right (-50).")
     version = version_field("The game version this entry was based on.")
 
-
-def _round_args(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: data[k] for k in ("winner", "hands", "points", "buys", "cut_bonus", "version")}
+    def to_entry(self) -> RoundEntry:
+        """The round as the services take it, from the validated data (the round's own fields only)."""
+        data = self.validated_data
+        return RoundEntry(
+            winner=data["winner"],
+            hands=data["hands"],
+            points=data["points"],
+            buys=data["buys"],
+            cut_bonus=data["cut_bonus"],
+        )
 
 
 class RoundsView(APIView):
@@ -77,7 +83,7 @@ class RoundsView(APIView):
         serializer = RoundInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        round_record(game=game, number=data["number"], **_round_args(data))
+        round_record(game=game, number=data["number"], entry=serializer.to_entry(), version=data["version"])
         return written(request, game_id, status.HTTP_201_CREATED)
 
 
@@ -100,7 +106,8 @@ class RoundView(APIView):
         check_token(request, game, presented_token(request))
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        round_replace(game=game, number=number, **_round_args(serializer.validated_data))
+        entry, version = serializer.to_entry(), serializer.validated_data["version"]
+        round_replace(game=game, number=number, entry=entry, version=version)
         return written(request, game_id)
 
 
@@ -142,7 +149,7 @@ class DraftRecordInput(InputSerializer):
 def _draft(game: Game) -> Response:
     draft = draft_current(game)
     if draft is None:
-        raise NotFound(_("no round is in progress"), "draft")
+        raise NotFound(_("No round is in progress"), "draft")
     return Response(draft_data(draft_status(game, draft)))
 
 

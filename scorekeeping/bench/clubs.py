@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from referee.engine import find_rules
 from scorekeeping.models import Club, Sitting
 from scorekeeping.selectors.clubs import night_get, night_results
-from scorekeeping.services import round_record
+from scorekeeping.services import RoundEntry, round_record
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
 
 STANDINGS_MS = 20.0  # the target for the night's standings, 3 sittings, in process
@@ -44,10 +44,10 @@ def play_out(sitting: Sitting) -> None:
         names = [p.name for p in table.game.players.all()]
         for number in range(1, last):
             points = {n: 5 * (i + 1) for i, n in enumerate(names[1:])}
-            round_record(game=table.game, number=number, winner=names[0], hands={}, points=points)
+            round_record(game=table.game, number=number, entry=RoundEntry(winner=names[0], points=points))
         # The last round holds 13 cards a hand: the others type what such hands score.
         points = {n: 65 + 5 * i for i, n in enumerate(names[1:])}
-        round_record(game=table.game, number=last, winner=names[0], hands={}, points=points)
+        round_record(game=table.game, number=last, entry=RoundEntry(winner=names[0], points=points))
 
 
 def club_bench(write: Callable[[str], None], *, tables: int = 40, sittings: int = 3, repeat: int = 20) -> list[str]:

@@ -36,7 +36,7 @@ from scorekeeping.bench.servers import (
     rss_mb,
 )
 from scorekeeping.models import Game
-from scorekeeping.services import game_create, round_record
+from scorekeeping.services import RoundEntry, game_create, round_record
 
 
 @dataclass
@@ -126,9 +126,7 @@ def _record(game_id: str, names: list[str], number: int) -> float:
     round_record(
         game=Game.objects.get(pk=game_id),
         number=number,
-        winner=names[0],
-        hands=dict(zip(names[1:], ["5C", "KD", "JK"], strict=True)),
-        points={},
+        entry=RoundEntry(winner=names[0], hands=dict(zip(names[1:], ["5C", "KD", "JK"], strict=True))),
     )
     return time.perf_counter()
 

@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeping.models import Game
-from scorekeeping.services import game_create, round_record
+from scorekeeping.services import RoundEntry, game_create, round_record
 
 SHANGHAI_HANDS = ["5C KD", "JK 2H", "7S", "AC AD", "9H 10H", "QS", "4D"]
 
@@ -25,7 +25,8 @@ def shanghai_game(deals: int = 9) -> tuple[Game, str]:
     game, token = game_create(ruleset="shanghai", variants=["more-players"], players=names, first_dealer=names[0])
     for number in range(1, deals + 1):
         hands = {name: SHANGHAI_HANDS[i % len(SHANGHAI_HANDS)] for i, name in enumerate(names[1:])}
-        round_record(game=Game.objects.get(pk=game.pk), number=number, winner=names[0], hands=hands, points={})
+        entry = RoundEntry(winner=names[0], hands=hands)
+        round_record(game=Game.objects.get(pk=game.pk), number=number, entry=entry)
     return Game.objects.get(pk=game.pk), token
 
 

@@ -5,6 +5,7 @@ Every function validates everything first and writes nothing when it refuses; th
 the services map names to rows, lock the game, write and log.
 """
 
+from referee.engine.rounds import CardsInput, RoundEntry
 from referee.engine.words import MAX_NAME
 from scorekeeping.services.drafts import (
     DraftStatus,
@@ -27,7 +28,7 @@ from scorekeeping.services.games import (
     game_create,
     holds_control_characters,
 )
-from scorekeeping.services.rounds import CardsInput, round_preview, round_record, round_replace
+from scorekeeping.services.rounds import round_preview, round_record, round_replace
 from scorekeeping.services.snapshots import round_entries, round_restore, round_snapshot
 from scorekeeping.services.tokens import game_token_valid, token_hash
 from scorekeeping.services.undo import game_redo, game_undo, round_remade
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_NAME",
     "CardsInput",
     "DraftStatus",
+    "RoundEntry",
     "draft_ahead",
     "draft_current",
     "draft_discard",

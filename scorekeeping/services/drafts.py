@@ -31,19 +31,20 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from referee.engine.rounds import CardsInput, EntryField, RoundEntry
 from referee.engine.words import name_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Draft, DraftHand, Game, Player, Round, Seat
-from scorekeeping.services.rounds import CardsInput, refuse_number, round_preview, round_record
+from scorekeeping.services.rounds import refuse_number, round_preview, round_record
 from scorekeeping.services.versioning import locked, touch
 
 MAX_BUYS = 1000  # the rules bound buys far below; this bounds the column before the rules are asked
 
 
-def _player(players: Sequence[Player], name: str, field: str) -> Player:
+def _player(players: Sequence[Player], name: str, field: str | EntryField) -> Player:
     found = next((p for p in players if name_key(p.name) == name_key(name)), None)
     if found is None:
-        raise NotFound(_("there is no player named {name!r} in this game").format(name=name), field)
+        raise NotFound(_("There is no player named {name!r} in this game").format(name=name), field)
     return found
 
 
@@ -59,12 +60,13 @@ def draft_start(*, game: Game, number: int, winner: str | None, cut_bonus: bool 
     for any other."""
     rules = game.rules
     if cut_bonus and not rules.cut_bonus:
-        raise InvalidInput(_("{title} has no cut bonus (Liverpool has)").format(title=rules.title), "cut_bonus")
+        message = _("{title} has no cut bonus (Liverpool has)").format(title=rules.title)
+        raise InvalidInput(message, EntryField("cut_bonus"))
     with transaction.atomic():
         game = locked(game, None)
         refuse_number(rules, number, game.rounds.count())
         players = list(game.players.order_by("seat"))
-        out = _player(players, winner, "winner") if winner is not None else None
+        out = _player(players, winner, EntryField("winner")) if winner is not None else None
         bonus = bool(cut_bonus)
         draft, created = Draft.objects.select_for_update().get_or_create(
             game=game, number=number, defaults={"winner": out, "cut_bonus": bonus}
@@ -83,9 +85,9 @@ def draft_start(*, game: Game, number: int, winner: str | None, cut_bonus: bool 
 def _no_round_in_progress(game: Game, number: int | None, recorded: int) -> Conflict:
     rules = game.rules
     if number is not None and number <= recorded:
-        message = _("{where} is already recorded; its scores are on the board (correct it there if need be)")
+        message = _("Someone already recorded {where}; its scores are on the board (correct it there if need be)")
         return Conflict(message.format(where=rules.round_name(number)), "number")
-    message = _("no {word} is in progress: say who went out first").format(word=_(rules.round_word))
+    message = _("No {word} is in progress: say who went out first").format(word=_(rules.round_word))
     return Conflict(message, "draft")
 
 
@@ -114,22 +116,22 @@ def draft_hand(
         player = _player(players, name, "player")
         if draft.winner_id == player.pk:
             message = _("{name} went out, so {name} has no hand to send in").format(name=player.name)
-            raise InvalidInput(message, f"hands.{player.name}")
+            raise InvalidInput(message, EntryField("hands", player.name))
         text: str = cards if isinstance(cards, str) else " ".join(cards or ())
         if buys is not None and not 0 <= buys <= MAX_BUYS:
-            raise InvalidInput(_("buys must be from 0 to {most}").format(most=MAX_BUYS), f"buys.{player.name}")
+            message = _("Buys must be from 0 to {most}").format(most=MAX_BUYS)
+            raise InvalidInput(message, EntryField("buys", player.name))
         if done:
-            plan = round_preview(
-                game=game,
-                number=draft.number,
+            entry = RoundEntry(
                 winner=draft.winner.name if draft.winner else None,
                 hands={player.name: text} if text.strip() else {},
                 points={player.name: points} if points is not None else {},
                 buys={player.name: buys} if buys else {},
                 cut_bonus=draft.cut_bonus,
             )
-            mine = {k: v for k, v in plan.errors.items() if k.partition(".")[2] == player.name or "." not in k}
-            mine.pop("winner", None)
+            plan = round_preview(game=game, number=draft.number, entry=entry)
+            mine = {k: v for k, v in plan.errors.items() if k.player in (None, player.name)}
+            mine.pop(EntryField("winner"), None)
             if mine:
                 raise InvalidInput(mine)
             hand = plan.hands[player.seat]
@@ -160,7 +162,7 @@ def draft_discard(*, game: Game) -> None:
         game = locked(game, None)
         draft = _live_draft(game, game.rounds.count(), lock=True)
         if draft is None:
-            raise NotFound(_("no round is in progress"), "draft")
+            raise NotFound(_("No round is in progress"), "draft")
         draft.delete()
         touch(game)
 
@@ -172,26 +174,18 @@ def draft_record(*, game: Game, version: int | None = None) -> Round:
         game = locked(game, None)
         draft = _live_draft(game, game.rounds.count(), lock=True)
         if draft is None:
-            raise NotFound(_("no round is in progress"), "draft")
+            raise NotFound(_("No round is in progress"), "draft")
         if version is not None and version != draft.version:
-            raise Conflict(_("a hand changed on another phone meanwhile: look again, then record"), "version")
+            raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
         status = draft_status(game, draft)
         if status.missing:
             raise InvalidInput(
-                {f"hands.{p.name}": [_("{name}'s hand is not in yet").format(name=p.name)] for p in status.missing}
+                {
+                    EntryField("hands", p.name): [_("{name}'s hand is not in yet").format(name=p.name)]
+                    for p in status.missing
+                }
             )
-        hands = {h.player.name: h.cards for h in status.counted if h.cards}
-        points = {h.player.name: h.points for h in status.counted if not h.cards and h.points is not None}
-        buys = {h.player.name: h.buys for h in status.counted if h.buys}
-        return round_record(
-            game=game,
-            number=draft.number,
-            winner=draft.winner.name if draft.winner else None,
-            hands=hands,
-            points=points,
-            buys=buys,
-            cut_bonus=draft.cut_bonus,
-        )
+        return round_record(game=game, number=draft.number, entry=_counted(draft, status.counted))
 
 
 @dataclass(frozen=True)
@@ -204,6 +198,17 @@ class DraftStatus:
     counted: list[DraftHand]  # the hands sent in, the winner's aside
     missing: list[Player]  # players other than the winner whose hand is not in
     penalties: dict[int, int]  # by player id, for the hands sent in
+
+
+def _counted(draft: Draft, counted: Sequence[DraftHand]) -> RoundEntry:
+    """The round in progress as the table would enter it at once, from the hands sent in."""
+    return RoundEntry(
+        winner=draft.winner.name if draft.winner else None,
+        hands={h.player.name: h.cards for h in counted if h.cards},
+        points={h.player.name: h.points for h in counted if not h.cards and h.points is not None},
+        buys={h.player.name: h.buys for h in counted if h.buys},
+        cut_bonus=draft.cut_bonus,
+    )
 
 
 def draft_ahead(game: Game) -> Draft | None:
@@ -225,15 +230,7 @@ def draft_status(game: Game, draft: Draft) -> DraftStatus:
     missing = [p for p in players if p.pk != draft.winner_id and not (p.pk in hands and hands[p.pk].done)]
     penalties: dict[int, int] = {}
     if counted:
-        plan = round_preview(
-            game=game,
-            number=draft.number,
-            winner=draft.winner.name if draft.winner else None,
-            hands={h.player.name: h.cards for h in counted if h.cards},
-            points={h.player.name: h.points for h in counted if not h.cards and h.points is not None},
-            buys={h.player.name: h.buys for h in counted if h.buys},
-            cut_bonus=draft.cut_bonus,
-        )
+        plan = round_preview(game=game, number=draft.number, entry=_counted(draft, counted))
         seat_of = {p.pk: p.seat for p in players}
         for h in counted:
             scored = plan.hands[seat_of[h.player_id]]

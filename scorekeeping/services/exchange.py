@@ -161,10 +161,11 @@ def _replay(game: Game, index: int, entry: Mapping[str, Any]) -> None:
             return
         if entry["after"] is None:
             raise InvalidInput(f"a change that {action}s a round holds the round after it", f"{where}.after")
-        args = round_entries(entry["after"])
-        if args["number"] != entry["round"]:
-            raise InvalidInput(f"the round after it is round {args['number']}, not {entry['round']}", f"{where}.after")
-        round_remade(game=game, action=action, entries=args)
+        after = entry["after"]
+        remade = round_entries(after)
+        if after["number"] != entry["round"]:
+            raise InvalidInput(f"the round after it is round {after['number']}, not {entry['round']}", f"{where}.after")
+        round_remade(game=game, action=action, number=after["number"], entry=remade)
     except (ScorekeepingError, RefereeError) as exc:
         errors = exc.errors if isinstance(exc, ScorekeepingError) else {"round": [str(exc)]}
         raise InvalidInput(

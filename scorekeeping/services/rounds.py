@@ -2,61 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from referee.engine import Rules
 from referee.engine.cards import rank_text
-from referee.engine.rounds import RoundScore, score_round
+from referee.engine.rounds import RoundEntry, RoundScore, score_round
 from scorekeeping.errors import Conflict, InvalidInput
 from scorekeeping.models import Change, Draft, Game, Player, Round, Score
 from scorekeeping.services.snapshots import round_snapshot
 from scorekeeping.services.versioning import locked, log_change
 
-CardsInput = str | Sequence[str]
+
+def _score(game: Game, rules: Rules, players: Sequence[Player], number: int, entry: RoundEntry) -> RoundScore:
+    names = [p.name for p in players]
+    return score_round(rules, number, names=names, first_dealer_seat=game.first_dealer_seat, entry=entry)
 
 
-def _score(
-    game: Game,
-    rules: Rules,
-    players: Sequence[Player],
-    number: int,
-    winner: str | None,
-    hands: Mapping[str, CardsInput],
-    points: Mapping[str, object],
-    buys: Mapping[str, object] | None,
-    cut_bonus: bool,
-) -> RoundScore:
-    return score_round(
-        rules,
-        number,
-        names=[p.name for p in players],
-        first_dealer_seat=game.first_dealer_seat,
-        winner=winner,
-        hands=hands,
-        points=points,
-        buys=buys or {},
-        cut_bonus=cut_bonus,
-    )
-
-
-def round_preview(
-    *,
-    game: Game,
-    number: int,
-    winner: str | None,
-    hands: Mapping[str, CardsInput],
-    points: Mapping[str, object],
-    buys: Mapping[str, object] | None = None,
-    cut_bonus: bool = False,
-) -> RoundScore:
+def round_preview(*, game: Game, number: int, entry: RoundEntry) -> RoundScore:
     """What recording this round would score, and what is wrong with it so far; writes nothing."""
-    return _score(game, game.rules, list(game.players.all()), number, winner, hands, points, buys, cut_bonus)
+    return _score(game, game.rules, list(game.players.all()), number, entry)
 
 
-def _write(game: Game, rules: Rules, players: Sequence[Player], score: RoundScore, cut_bonus: bool) -> Round:
+def _write(game: Game, rules: Rules, players: Sequence[Player], score: RoundScore, entry: RoundEntry) -> Round:
     wild = rules.wild_rank(score.number)
     rnd = Round.objects.create(
         game=game,
@@ -65,7 +35,7 @@ def _write(game: Game, rules: Rules, players: Sequence[Player], score: RoundScor
         dealer=players[score.dealer],
         dealt=rules.round(score.number).dealt,
         wild_rank=rank_text(wild) if wild is not None else "",
-        cut_bonus=cut_bonus,
+        cut_bonus=entry.cut_bonus,
     )
     Score.objects.bulk_create(
         Score(
@@ -88,14 +58,14 @@ def refuse_number(rules: Rules, number: int, recorded: int) -> None:
     """A new round must be the next one, within the game."""
     where = rules.round_name(number)
     if number <= recorded:
-        message = _("{where} is already recorded (by another phone?); correct it instead")
+        message = _("Someone already recorded {where} (on another phone?); correct it instead")
         raise Conflict(message.format(where=where), "number")
     if number > rules.last_round:
         message = _("{title} has {last} {words}; there is no {where}")
         words = _(rules.round_plural)
         raise InvalidInput(message.format(title=rules.title, last=rules.last_round, words=words, where=where), "number")
     if number != recorded + 1:
-        message = _("{where} is out of order: {next} is next")
+        message = _("Out of order: {next} is next, not {where}")
         raise InvalidInput(message.format(where=where, next=rules.round_name(recorded + 1)), "number")
 
 
@@ -104,11 +74,7 @@ def _round_write(
     game: Game,
     number: int,
     correcting: bool,
-    winner: str | None,
-    hands: Mapping[str, CardsInput],
-    points: Mapping[str, object],
-    buys: Mapping[str, object] | None,
-    cut_bonus: bool,
+    entry: RoundEntry,
     version: int | None,
 ) -> Round:
     """Record the next round or correct a recorded one: the game locked, the round scored
@@ -118,12 +84,12 @@ def _round_write(
         game = locked(game, version)
         old = game.rounds.select_related("winner", "dealer").filter(number=number).first()
         if correcting and old is None:
-            message = _("{where} has not been recorded, so it cannot be corrected")
+            message = _("Nothing is recorded for {where} yet, so there is nothing to correct")
             raise InvalidInput(message.format(where=rules.round_name(number)), "number")
         if not correcting:
             refuse_number(rules, number, game.rounds.count())
         players = list(game.players.order_by("seat"))
-        score = _score(game, rules, players, number, winner, hands, points, buys, cut_bonus)
+        score = _score(game, rules, players, number, entry)
         if not score.ok:
             raise InvalidInput(score.errors)
         before = round_snapshot(old) if old is not None else None
@@ -131,9 +97,9 @@ def _round_write(
             old.delete()
         try:
             with transaction.atomic():
-                rnd = _write(game, rules, players, score, cut_bonus)
+                rnd = _write(game, rules, players, score, entry)
         except IntegrityError:
-            message = _("{where} is already recorded (by another phone?)")
+            message = _("Someone already recorded {where} (on another phone?)")
             raise Conflict(message.format(where=rules.round_name(number)), "number") from None
         if not correcting:  # the round in progress for it, if any, is now this round
             Draft.objects.filter(game=game, number=number).delete()
@@ -142,51 +108,11 @@ def _round_write(
     return rnd
 
 
-def round_record(
-    *,
-    game: Game,
-    number: int,
-    winner: str | None,
-    hands: Mapping[str, CardsInput],
-    points: Mapping[str, object],
-    buys: Mapping[str, object] | None = None,
-    cut_bonus: bool = False,
-    version: int | None = None,
-) -> Round:
+def round_record(*, game: Game, number: int, entry: RoundEntry, version: int | None = None) -> Round:
     """Record the next round. 409 if it is recorded already, 400 for anything wrong in it."""
-    return _round_write(
-        game=game,
-        number=number,
-        correcting=False,
-        winner=winner,
-        hands=hands,
-        points=points,
-        buys=buys,
-        cut_bonus=cut_bonus,
-        version=version,
-    )
+    return _round_write(game=game, number=number, correcting=False, entry=entry, version=version)
 
 
-def round_replace(
-    *,
-    game: Game,
-    number: int,
-    winner: str | None,
-    hands: Mapping[str, CardsInput],
-    points: Mapping[str, object],
-    buys: Mapping[str, object] | None = None,
-    cut_bonus: bool = False,
-    version: int | None = None,
-) -> Round:
+def round_replace(*, game: Game, number: int, entry: RoundEntry, version: int | None = None) -> Round:
     """Correct a recorded round: the totals follow, the old round stays in the history."""
-    return _round_write(
-        game=game,
-        number=number,
-        correcting=True,
-        winner=winner,
-        hands=hands,
-        points=points,
-        buys=buys,
-        cut_bonus=cut_bonus,
-        version=version,
-    )
+    return _round_write(game=game, number=number, correcting=True, entry=entry, version=version)

@@ -29,6 +29,7 @@ import openpyxl
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from referee.engine.rounds import RoundEntry
 from referee.engine.sheets import MAX_SHEET_NAME, MAX_VALUE, Refused, Value, read_sheet, shorten
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
@@ -249,7 +250,7 @@ def sheet_import(
         )
         for rnd in read.rounds:
             points = {n: v for n, v in rnd.points.items() if n != rnd.winner}
-            round_record(game=game, number=rnd.number, winner=rnd.winner, hands={}, points=points)
+            round_record(game=game, number=rnd.number, entry=RoundEntry(winner=rnd.winner, points=points))
         if club is not None and night is not None:
             sitting = Sitting.objects.create(night=night, number=1, seed=0)
             ClubTable.objects.create(sitting=sitting, number=1, game=game, members=[m.pk for m in members])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.rounds import RoundEntry
 from scorekeeping.models import Game, Round, Score
 
 
@@ -61,8 +62,9 @@ def round_restore(game: Game, snapshot: Mapping[str, Any]) -> None:
     )
 
 
-def round_entries(snapshot: Mapping[str, Any]) -> dict[str, Any]:
-    """A recorded round's snapshot as the table would have entered it (to record it again)."""
+def round_entries(snapshot: Mapping[str, Any]) -> RoundEntry:
+    """A recorded round's snapshot as the table would have entered it (to record it again; the
+    round's number is the snapshot's ``number``)."""
     hands: dict[str, str] = {}
     points: dict[str, object] = {}
     buys: dict[str, object] = {}
@@ -76,11 +78,4 @@ def round_entries(snapshot: Mapping[str, Any]) -> dict[str, Any]:
             points[name] = score["penalty"]
         elif score["cards"]:
             hands[name] = score["cards"]
-    return {
-        "number": snapshot["number"],
-        "winner": snapshot["winner"],
-        "hands": hands,
-        "points": points,
-        "buys": buys,
-        "cut_bonus": snapshot["cut_bonus"],
-    }
+    return RoundEntry(winner=snapshot["winner"], hands=hands, points=points, buys=buys, cut_bonus=snapshot["cut_bonus"])

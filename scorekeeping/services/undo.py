@@ -3,11 +3,10 @@ turn by the service that made the round (recorded or corrected)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from referee.engine.rounds import RoundEntry
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Change, Game, Round
 from scorekeeping.services.rounds import round_record, round_replace
@@ -21,7 +20,7 @@ def game_undo(*, game: Game, version: int | None = None) -> Change:
         game = locked(game, version)
         last = game.changes.exclude(action=Change.Action.UNDO).filter(undone_by__isnull=True).order_by("-id").first()
         if last is None:
-            raise InvalidInput(_("there is nothing to undo"), "undo")
+            raise InvalidInput(_("There is nothing to undo"), "undo")
         Round.objects.filter(game=game, number=last.round_number).delete()
         if last.before is not None:
             round_restore(game, last.before)
@@ -37,14 +36,15 @@ def game_redo(*, game: Game, version: int | None = None) -> Change:
         game = locked(game, version)
         last = game.changes.select_related("undoes").order_by("-id").first()
         if last is None or last.action != Change.Action.UNDO or last.undoes is None or last.undoes.after is None:
-            raise InvalidInput(_("there is nothing to redo"), "redo")
-        round_remade(game=game, action=last.undoes.action, entries=round_entries(last.undoes.after))
+            raise InvalidInput(_("There is nothing to redo"), "redo")
+        after = last.undoes.after
+        round_remade(game=game, action=last.undoes.action, number=after["number"], entry=round_entries(after))
         return game.changes.order_by("-id")[0]
 
 
-def round_remade(*, game: Game, action: str, entries: dict[str, Any]) -> None:
+def round_remade(*, game: Game, action: str, number: int, entry: RoundEntry) -> None:
     """A round recorded or corrected once, made again by the service that made it at the table,
     from its snapshot's entries (``snapshots.round_entries``): a redo, or a change of an
     imported history."""
     remake = round_record if action == Change.Action.RECORD else round_replace
-    remake(game=game, **entries)
+    remake(game=game, number=number, entry=entry)

@@ -7,7 +7,7 @@ Parsing the POST and laying out the form live here; scoring and every rule stay 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,11 +15,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import Card, RefereeError, parse_cards
-from referee.engine.rounds import cutter_seat
+from referee.engine.rounds import EntryField, Fault, RoundEntry, cutter_seat
 from referee.formdata import form_int
 from referee.forms import cleaned
 from referee.keypad import press, pressed
 from referee.presentation import Chip, Keypad, chips, keypad
+from scorekeeping.errors import ErrorKey
 from scorekeeping.models import DraftHand, Game, Player, Round
 from scorekeeping.services import DraftStatus, round_preview
 from scorekeeping.web.forms import RoundEntryForm
@@ -27,9 +28,9 @@ from scorekeeping.web.forms import RoundEntryForm
 NO_WINNER = "none"
 
 
-def no_winner_chosen() -> dict[str, list[str]]:
+def no_winner_chosen() -> dict[ErrorKey, list[str]]:
     """The error of an entry sent without who went out, in the language of the request."""
-    return {"winner": [_("Choose who went out (or no one, if the stock ran out).")]}
+    return {EntryField("winner"): [_("Choose who went out (or no one, if the stock ran out).")]}
 
 
 @dataclass
@@ -133,13 +134,15 @@ class EntryState:
         seat = form_int(self.winner, None)
         return next((p.name for p in players if p.seat == seat), None)
 
-    def service_args(self, players: list[Player]) -> dict[str, Any]:
-        """The entries as the services take them: names, and only what was filled in."""
-        winner = self.winner_name(players)
-        hands = {p.name: self.hands[p.seat] for p in players if self.hands.get(p.seat, "").strip()}
-        points = {p.name: _number(self.points[p.seat]) for p in players if self.points.get(p.seat)}
-        buys = {p.name: _number(self.buys[p.seat]) for p in players if self.buys.get(p.seat)}
-        return {"winner": winner, "hands": hands, "points": points, "buys": buys, "cut_bonus": self.cut_bonus}
+    def to_entry(self, players: list[Player]) -> RoundEntry:
+        """The entry as the services take it: by name, and only what was filled in."""
+        return RoundEntry(
+            winner=self.winner_name(players),
+            hands={p.name: self.hands[p.seat] for p in players if self.hands.get(p.seat, "").strip()},
+            points={p.name: _number(self.points[p.seat]) for p in players if self.points.get(p.seat)},
+            buys={p.name: _number(self.buys[p.seat]) for p in players if self.buys.get(p.seat)},
+            cut_bonus=self.cut_bonus,
+        )
 
 
 def _number(text: str) -> object:
@@ -218,7 +221,7 @@ def entry_view(
     players: list[Player],
     number: int,
     state: EntryState,
-    errors: Mapping[str, list[str]] | None = None,
+    errors: Mapping[ErrorKey, list[str]] | None = None,
     correcting: bool = False,
     final: bool = False,
     draft: DraftView | None = None,
@@ -227,22 +230,22 @@ def entry_view(
     """Lay out the entry form: every player's hand, the running penalty, errors beside each player.
 
     ``errors`` are a refused submit's (shown in full); otherwise the preview's errors are
-    shown only for what was typed, not for players nobody has got to yet. ``recheck``: the
+    shown only for what was typed, not for players nobody has got to yet, nor that the hand
+    being tapped in is still short of its cards (``_while_typing``). ``recheck``: the
     form was refused and changed since, so it is checked as the submit would be (in full), and
     the refusal's list stays only while something in it is still wrong.
     """
     rules = game.rules
     wild = rules.wild_rank(number)
-    plan = round_preview(game=game, number=number, **state.service_args(players))
+    plan = round_preview(game=game, number=number, entry=state.to_entry(players))
     if recheck and errors is None:
         errors = _as_submitted(plan.errors, state, players, draft)
-    shown: Mapping[str, list[str]] = errors if errors is not None else _typed_only(plan.errors, state, players)
+    shown = errors if errors is not None else _while_typing(plan.faults, state, players)
     by_name = {p.name.casefold(): p for p in players}
     per_player: dict[int, list[str]] = {p.seat: [] for p in players}
     general: list[str] = []
     for key, messages in shown.items():
-        kind, _sep, name = key.partition(".")
-        player = by_name.get(name.casefold()) if kind in ("hands", "points", "buys") and name else None
+        player = by_name.get(key.player.casefold()) if isinstance(key, EntryField) and key.player else None
         if player is not None:
             per_player[player.seat] += messages
         else:
@@ -333,29 +336,37 @@ def _as_sent(status: DraftStatus | None, player: Player, state: EntryState, card
 
 
 def _as_submitted(
-    errors: Mapping[str, list[str]], state: EntryState, players: list[Player], draft: DraftView | None
-) -> dict[str, list[str]]:
+    errors: Mapping[EntryField, list[str]], state: EntryState, players: list[Player], draft: DraftView | None
+) -> dict[ErrorKey, list[str]]:
     """What Record (or, with a round in progress, Send for the hand chosen) would refuse now."""
-    found = dict(errors)
-    if draft is not None:  # Send checks one hand: the one chosen
+    found: dict[ErrorKey, list[str]] = {key: messages for key, messages in errors.items()}
+    if draft is not None:  # Send checks one hand (the one chosen), not who went out
         active = next((p.name.casefold() for p in players if p.seat == state.active), None)
-        found = {k: v for k, v in found.items() if "." not in k or k.partition(".")[2].casefold() == active}
-        found.pop("winner", None)
+        found = {
+            key: messages
+            for key, messages in errors.items()
+            if (key.player is None or key.player.casefold() == active) and key != EntryField("winner")
+        }
     if state.winner == "":
         found.update(no_winner_chosen())
     return found
 
 
-def _typed_only(errors: Mapping[str, list[str]], state: EntryState, players: list[Player]) -> dict[str, list[str]]:
+def _while_typing(faults: Sequence[Fault], state: EntryState, players: list[Player]) -> dict[ErrorKey, list[str]]:
+    """A preview's faults as the form shows them while it is filled in: none about a player
+    nobody has typed anything for yet, and none saying that the hand the keypad is filling is
+    short of the cards the round fixes (it is still being tapped in: Record, Send, or the
+    keypad moving on to another hand shows it)."""
     typed = {
         p.name.casefold()
         for p in players
         if state.hands.get(p.seat) or state.points.get(p.seat) or state.buys.get(p.seat) not in (None, "", "0")
     }
-    kept: dict[str, list[str]] = {}
-    for key, messages in errors.items():
-        kind, _sep, name = key.partition(".")
-        if kind in ("hands", "points", "buys") and name and name.casefold() not in typed:
+    typing = next((p.name.casefold() for p in players if p.seat == state.active), None)
+    kept: dict[ErrorKey, list[str]] = {}
+    for fault in faults:
+        name = fault.field.player.casefold() if fault.field.player else None
+        if name is not None and (name not in typed or (fault.short and name == typing)):
             continue
-        kept[key] = messages
+        kept.setdefault(fault.field, []).append(fault.message)
     return kept

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
 from referee.formdata import form_int
 from referee.forms import RulesForm, cleaned
+from scorekeeping.errors import ErrorKey
 from scorekeeping.web.forms import NewGameForm
 
 
@@ -88,7 +89,7 @@ class NewGameState:
             "draw": draw,
         }
 
-    def view(self, errors: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    def view(self, errors: Mapping[ErrorKey, list[str]] | None = None) -> dict[str, Any]:
         errors = dict(errors or {})
         names = [" ".join(p.split()) for p in self.players]
         rules = RULESETS[self.ruleset]

@@ -17,8 +17,8 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest, refused
-from scorekeeping.changes import change_line
-from scorekeeping.errors import Conflict, InvalidInput, ScorekeepingError
+from scorekeeping.changes import undo_notice
+from scorekeeping.errors import Conflict, ErrorKey, InvalidInput, ScorekeepingError
 from scorekeeping.models import Change, Game, Player
 from scorekeeping.selectors import (
     game_current_round,
@@ -51,7 +51,7 @@ def _entry_page(
     state: EntryState,
     *,
     status: int = 200,
-    errors: dict[str, list[str]] | None = None,
+    errors: dict[ErrorKey, list[str]] | None = None,
     correcting: bool = False,
     draft: DraftView | None = None,
     **extra: Any,
@@ -139,7 +139,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
     op = request.POST.get("op", "")
     by_seat = {p.seat: p for p in players}
 
-    def page(status: int = 200, errors: dict[str, list[str]] | None = None, **extra: Any) -> HttpResponse:
+    def page(status: int = 200, errors: dict[ErrorKey, list[str]] | None = None, **extra: Any) -> HttpResponse:
         return _entry_page(request, game, players, number, state, status=status, errors=errors, draft=view, **extra)
 
     state.press(request.POST)
@@ -190,7 +190,7 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     number = posted if 1 <= posted <= game.rules.last_round else (current.number if current else 0)
 
     def write(players: list[Player], state: EntryState) -> None:
-        round_record(game=game, number=number, version=state.version, **state.service_args(players))
+        round_record(game=game, number=number, entry=state.to_entry(players), version=state.version)
 
     if number == 0 or (current is None and "tap" not in request.POST):
         return _entry_conflict_finished(request, game)
@@ -244,7 +244,7 @@ def round_edit(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
         return render_table(request, "scorekeeping/entry_page.html", context)
 
     def write(players: list[Player], state: EntryState) -> None:
-        round_replace(game=game, number=number, version=state.version, **state.service_args(players))
+        round_replace(game=game, number=number, entry=state.to_entry(players), version=state.version)
 
     return _entry_response(request, game, number, True, write)
 
@@ -292,8 +292,7 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     rules = game.rules
 
     def notice(change: Change) -> str:
-        what = change_line(rules, change.undoes) if change.undoes else _("the last change")
-        return _("Undone: {what}.").format(what=what)
+        return undo_notice(rules, change.undoes)
 
     return _history_step(request, game, game_undo, notice, undoing=True)
 

@@ -224,7 +224,7 @@ def _boxes_overlap(a, b):
 def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
     """Shanghai's ten deals at 360 px: the header keeps one line, name, total and rounds won stay
     in view while the deals scroll, and the chart's axis title clears its legend."""
-    from scorekeeping.services import game_create, round_record
+    from scorekeeping.services import RoundEntry, game_create, round_record
 
     game, _token = game_create(
         ruleset="shanghai",
@@ -232,10 +232,9 @@ def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
         players=["Annabelle", "Bartholomew", "Cyrillus", "Dee"],
         first_dealer="Annabelle",
     )
+    played = RoundEntry(winner="Annabelle", points={"Bartholomew": 25, "Cyrillus": 40, "Dee": 10})
     for n in range(1, 10):
-        round_record(
-            game=game, number=n, winner="Annabelle", hands={}, points={"Bartholomew": 25, "Cyrillus": 40, "Dee": 10}
-        )
+        round_record(game=game, number=n, entry=played)
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale=language)
     page = context.new_page()
     page.set_extra_http_headers({"Accept-Language": language})

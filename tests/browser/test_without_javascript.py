@@ -4,7 +4,7 @@ full form post, and each lands where the entry is, taking out the card its chip 
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeping.services import game_create, round_record
+from scorekeeping.services import RoundEntry, game_create, round_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +37,7 @@ def test_a_chip_takes_out_its_own_card_and_the_entry_stays_in_view(live_server, 
 
 def test_the_running_totals_show_without_javascript(live_server, browser):
     game, _token = game_create(ruleset="mexican", variants=[], players=["Ana", "Ben"], first_dealer="Ana")
-    round_record(game=game, number=1, winner="Ana", hands={"Ben": "5C"}, points={})
+    round_record(game=game, number=1, entry=RoundEntry(winner="Ana", hands={"Ben": "5C"}))
     context = browser.new_context(java_script_enabled=False, viewport=SIZES[0], is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{live_server.url}/g/{game.pk}/")

@@ -3,7 +3,7 @@
 import pytest
 
 from referee.engine import find_rules
-from referee.engine.rounds import cutter_seat, dealer_seat, draw_for_dealer, score_round
+from referee.engine.rounds import EntryField, RoundEntry, cutter_seat, dealer_seat, draw_for_dealer, score_round
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 
@@ -14,11 +14,7 @@ def score(ruleset="mexican", number=1, winner="Ana", hands=None, points=None, bu
         number,
         names=NAMES,
         first_dealer_seat=first,
-        winner=winner,
-        hands=hands or {},
-        points=points or {},
-        buys=buys or {},
-        cut_bonus=cut_bonus,
+        entry=RoundEntry(winner=winner, hands=hands or {}, points=points or {}, buys=buys or {}, cut_bonus=cut_bonus),
     )
 
 
@@ -39,7 +35,30 @@ def test_the_deal_passes_left_and_the_dealers_right_cuts():
 
 def test_every_problem_is_named_under_its_field():
     result = score(winner="Zed", hands={"Ben": "4X", "Cy": "4C 4C 4C"}, buys={"Dee": 1}, cut_bonus=True)
-    assert set(result.errors) == {"winner", "hands.Ana", "hands.Ben", "buys.Dee", "hands.Dee", "hands", "cut_bonus"}
+    assert set(result.errors) == {
+        EntryField("winner"),
+        EntryField("hands", "Ana"),
+        EntryField("hands", "Ben"),
+        EntryField("buys", "Dee"),
+        EntryField("hands", "Dee"),
+        EntryField("hands"),
+        EntryField("cut_bonus"),
+    }
+    # ... each named to the API's clients as they always were, in the order they were found.
+    wire = ["winner", "hands.Ana", "hands.Ben", "buys.Dee", "hands.Dee", "hands", "cut_bonus"]
+    assert [key.wire for key in result.errors] == wire
+
+
+def test_a_hand_short_of_the_cards_the_round_fixes_is_told_apart():
+    """Mexican round 7 fixes every hand left at 13 cards: one short of them is how a hand still
+    being tapped in looks (the page holds that back while it is typed); one over is not."""
+    fourteen = "4C 5C 6C 7C 8C 9C 10C JC QC KC 2C 3C 7D 8D"
+    result = score(number=7, hands={"Ben": "4C 5C", "Cy": fourteen}, points={"Dee": 65})
+    assert [(f.field, f.short) for f in result.faults] == [
+        (EntryField("hands", "Ben"), True),
+        (EntryField("hands", "Cy"), False),
+    ]
+    assert "so Ben holds exactly 13 cards; 2 were entered" in result.errors[EntryField("hands", "Ben")][0]
 
 
 @pytest.mark.parametrize(
@@ -50,7 +69,7 @@ def test_every_problem_is_named_under_its_field():
         ({"Ana": "AS", "Ben": "2D", "Cy": "AC", "Dee": "3D"}, 3, None),
         ({"Ana": "KS", "Ben": "KD", "Cy": "2C", "Dee": "AD"}, None, "Ana and Ben tie with the highest card (kings)"),
         ({"Ana": "JK", "Ben": "AD", "Cy": "2C", "Dee": "QD"}, None, "Ana draws one card, not a joker"),
-        ({"Ana": "KS"}, None, "every player draws a card; missing: Ben, Cy, Dee"),
+        ({"Ana": "KS"}, None, "Every player draws a card; missing: Ben, Cy, Dee"),
     ],
 )
 def test_the_draw_for_the_first_deal(draw, seat, error):

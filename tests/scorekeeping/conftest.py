@@ -1,7 +1,7 @@
 import pytest
 
 from scorekeeping.selectors import game_get
-from scorekeeping.services import game_create, round_record
+from scorekeeping.services import RoundEntry, game_create, round_record
 
 
 @pytest.fixture
@@ -22,8 +22,9 @@ def game(make_game):
     return make_game()
 
 
-def record(game, number, winner, hands=None, points=None, **kwargs):
-    return round_record(game=game, number=number, winner=winner, hands=hands or {}, points=points or {}, **kwargs)
+def record(game, number, winner, hands=None, points=None, buys=None, cut_bonus=False, version=None):
+    entry = RoundEntry(winner=winner, hands=hands or {}, points=points or {}, buys=buys or {}, cut_bonus=cut_bonus)
+    return round_record(game=game, number=number, entry=entry, version=version)
 
 
 def thirteen(names):

@@ -10,7 +10,7 @@ import pytest
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game
 from scorekeeping.selectors import games_summaries, player_records
-from scorekeeping.services import game_undo, round_replace
+from scorekeeping.services import RoundEntry, game_undo, round_replace
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web.charts import cumulative, totals_svg
 
@@ -22,7 +22,7 @@ def played(make_game):
     game = make_game(players=["Ana", "Ben", "Cy"])
     record(game, 1, "Ana", {"Ben": "5C", "Cy": "KC"})
     record(game, 2, "Ben", {"Ana": "5C", "Cy": "2D 2S"})
-    round_replace(game=game, number=2, winner="Ben", hands={"Ana": "5C", "Cy": "2D"}, points={})
+    round_replace(game=game, number=2, entry=RoundEntry(winner="Ben", hands={"Ana": "5C", "Cy": "2D"}))
     record(game, 3, None, {"Ana": "AS", "Ben": "2C", "Cy": "JK"}, buys={})
     record(game, 4, "Cy", {"Ana": "2C"}, {"Ben": 35})
     game_undo(game=game)
@@ -153,7 +153,7 @@ def test_export_import_export_gives_the_same_document(played):
     ("change", "message"),
     [
         (lambda d: d.update(format="something"), "not a game exported by this app"),
-        (lambda d: d.update(ruleset="gin"), "unsupported ruleset"),
+        (lambda d: d.update(ruleset="gin"), "Unsupported ruleset"),
         (lambda d: d["rounds"][1].update(number=5), r"rounds\.1\.number is 5; the game its history makes has 2"),
         (
             lambda d: d["rounds"][0]["scores"][1].update(points=99),
@@ -232,7 +232,7 @@ def test_a_long_games_export_is_well_within_the_values_an_import_takes(make_game
         full = thirteen(names[1:])
         hands = full if n == 7 else {p: " ".join(cards.split()[:4]) for p, cards in full.items()}
         record(game, n, "Ana", hands)
-        round_replace(game=fresh(game), number=n, winner="Ana", hands=hands, points={})
+        round_replace(game=fresh(game), number=n, entry=RoundEntry(winner="Ana", hands=hands))
     document = game_document(fresh(game))
 
     def values(node):

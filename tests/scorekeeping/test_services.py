@@ -2,6 +2,7 @@
 
 import pytest
 
+from referee.engine.rounds import EntryField, RoundEntry
 from scorekeeping.api.representations import game_data
 from scorekeeping.errors import Conflict, InvalidInput
 from scorekeeping.models import Change, Game, Round
@@ -38,7 +39,7 @@ def test_game_create_trims_names(make_game):
     [
         (["Ana"], "players", "Mexican Rummy is for 2-6 players, not 1"),
         (["A", "B", "C", "D", "E", "F", "G"], "players", "for 2-6 players, not 7"),
-        (["Ana", "  "], "players.1", "player 2 needs a name"),
+        (["Ana", "  "], "players.1", "Player 2 needs a name"),
         (["Ana", "ANA"], "players.1", "ANA is already at the table (player 1)"),
         (["Ana", "x" * 31], "players.1", "is too long: names have at most 30 characters"),
     ],
@@ -173,37 +174,61 @@ def test_round_record_names_match_case_insensitively(game):
 
 REFUSALS = [
     # number, winner, hands, points, extra, field, message
-    (2, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"}, {}, {}, "number", "round 2 is out of order: round 1 is next"),
-    (1, "Zed", {"Ben": "4C", "Cy": "5C", "Dee": "6C"}, {}, {}, "winner", "no player named 'Zed'"),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C", "Zed": "6C"}, {}, {}, "hands.Zed", "no player named 'Zed'"),
+    (2, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"}, {}, {}, "number", "Out of order: round 1 is next, not round 2"),
+    (1, "Zed", {"Ben": "4C", "Cy": "5C", "Dee": "6C"}, {}, {}, EntryField("winner"), "no player named 'Zed'"),
+    (1, "Ana", {"Ben": "4C", "Cy": "5C", "Zed": "6C"}, {}, {}, EntryField("hands", "Zed"), "no player named 'Zed'"),
     (
         1,
         "Ana",
         {"Ana": "2C", "Ben": "4C", "Cy": "5C", "Dee": "6C"},
         {},
         {},
-        "hands.Ana",
+        EntryField("hands", "Ana"),
         "Ana went out, so Ana holds no cards; 1 card was entered",
     ),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C"}, {"Ana": 10, "Dee": 5}, {}, "points.Ana", "Ana went out and scores 0"),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C"}, {}, {}, "hands.Dee", "Dee's cards left in hand (or points) are missing"),
+    (
+        1,
+        "Ana",
+        {"Ben": "4C", "Cy": "5C"},
+        {"Ana": 10, "Dee": 5},
+        {},
+        EntryField("points", "Ana"),
+        "Ana went out and scores 0",
+    ),
+    (
+        1,
+        "Ana",
+        {"Ben": "4C", "Cy": "5C"},
+        {},
+        {},
+        EntryField("hands", "Dee"),
+        "Dee's cards left in hand (or points) are missing",
+    ),
     (
         1,
         "Ana",
         {"Ben": "4C", "Cy": "5C", "Dee": "6C"},
         {"Dee": 5},
         {},
-        "hands.Dee",
-        "give Dee's cards or Dee's points, not both",
+        EntryField("hands", "Dee"),
+        "Give Dee's cards or Dee's points, not both",
     ),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": ""}, {}, {}, "hands.Dee", "Dee did not go out, so Dee holds cards"),
+    (
+        1,
+        "Ana",
+        {"Ben": "4C", "Cy": "5C", "Dee": ""},
+        {},
+        {},
+        EntryField("hands", "Dee"),
+        "Dee did not go out, so Dee holds cards",
+    ),
     (
         1,
         "Ana",
         {"Ben": "2C 4C 5C 6C 7C 8C 9C 10C", "Cy": "5C", "Dee": "6C"},
         {},
         {},
-        "hands.Ben",
+        EntryField("hands", "Ben"),
         "Ben holds 8 cards, but could hold at most 7 (7 dealt)",
     ),
     (
@@ -212,8 +237,8 @@ REFUSALS = [
         {"Ben": "4C 4C", "Cy": "4C", "Dee": "6C"},
         {},
         {},
-        "hands",
-        "across all hands: 4C appears 3 times, but the 2 packs hold only 2",
+        EntryField("hands"),
+        "Across all hands: 4C appears 3 times, but the 2 packs hold only 2",
     ),
     (
         1,
@@ -221,28 +246,44 @@ REFUSALS = [
         {"Ben": "JK JK", "Cy": "JK JK", "Dee": "JK"},
         {},
         {},
-        "hands",
+        EntryField("hands"),
         "5 jokers appear, but the packs hold only 4",
     ),
-    (1, "Ana", {"Ben": "4C", "Cy": "5X", "Dee": "6C"}, {}, {}, "hands.Cy", "Cy: card 1: '5X' is not a card"),
+    (
+        1,
+        "Ana",
+        {"Ben": "4C", "Cy": "5X", "Dee": "6C"},
+        {},
+        {},
+        EntryField("hands", "Cy"),
+        "Cy: card 1: '5X' is not a card",
+    ),
     (
         1,
         "Ana",
         {"Ben": "4C", "Cy": "5C"},
         {"Dee": -5},
         {},
-        "points.Dee",
+        EntryField("points", "Dee"),
         "Dee's points must be a whole number of 0 or more, not -5",
     ),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C"}, {"Dee": 5.5}, {}, "points.Dee", "whole number of 0 or more, not 5.5"),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C"}, {"Dee": "ten"}, {}, "points.Dee", "not 'ten'"),
+    (
+        1,
+        "Ana",
+        {"Ben": "4C", "Cy": "5C"},
+        {"Dee": 5.5},
+        {},
+        EntryField("points", "Dee"),
+        "whole number of 0 or more, not 5.5",
+    ),
+    (1, "Ana", {"Ben": "4C", "Cy": "5C"}, {"Dee": "ten"}, {}, EntryField("points", "Dee"), "not 'ten'"),
     (
         1,
         "Ana",
         {"Ben": "4C", "Cy": "5C"},
         {"Dee": 900},
         {},
-        "points.Dee",
+        EntryField("points", "Dee"),
         "In round 1 Dee holds 1 to 7 cards, which score from 5 to 140: 900 is not a total they can make",
     ),
     (
@@ -251,10 +292,18 @@ REFUSALS = [
         {"Ben": "4C", "Cy": "5C", "Dee": "6C"},
         {},
         {"buys": {"Ben": 1}},
-        "buys.Ben",
+        EntryField("buys", "Ben"),
         "Mexican Rummy has no buys (the variant “Buy the discard” allows them)",
     ),
-    (1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"}, {}, {"cut_bonus": True}, "cut_bonus", "has no cut bonus"),
+    (
+        1,
+        "Ana",
+        {"Ben": "4C", "Cy": "5C", "Dee": "6C"},
+        {},
+        {"cut_bonus": True},
+        EntryField("cut_bonus"),
+        "has no cut bonus",
+    ),
 ]
 
 
@@ -274,13 +323,14 @@ def test_round_record_refusals_name_the_field_and_change_nothing(
 def test_round_record_reports_every_problem_at_once(game):
     with pytest.raises(InvalidInput) as info:
         record(game, 1, "Ana", {"Ana": "2C", "Ben": "4X", "Zed": "5C"}, {"Dee": -1})
-    assert set(info.value.errors) == {"hands.Ana", "hands.Ben", "hands.Zed", "hands.Cy", "points.Dee"}
+    hands = {EntryField("hands", name) for name in ("Ana", "Ben", "Zed", "Cy")}
+    assert set(info.value.errors) == {*hands, EntryField("points", "Dee")}
 
 
 def test_round_record_already_recorded_is_a_conflict(game):
     record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
     before = state(game)
-    with pytest.raises(Conflict, match="round 1 is already recorded"):
+    with pytest.raises(Conflict, match="Someone already recorded round 1"):
         record(game, 1, "Ben", {"Ana": "4C", "Cy": "5C", "Dee": "6C"})
     assert state(game) == before
 
@@ -354,7 +404,9 @@ def test_copies_follow_the_players_deck(make_game):
 def test_round_replace_corrects_totals_and_keeps_the_old_round_in_history(game):
     record(game, 1, "Ana", {"Ben": "4C KC", "Cy": "JK", "Dee": "3D AS"})
     record(game, 2, "Ben", {"Ana": "5C", "Cy": "5D", "Dee": "6D"})
-    round_replace(game=game, number=1, winner="Cy", hands={"Ana": "KC", "Ben": "4C KC", "Dee": "3D AS"}, points={})
+    round_replace(
+        game=game, number=1, entry=RoundEntry(winner="Cy", hands={"Ana": "KC", "Ben": "4C KC", "Dee": "3D AS"})
+    )
     data = game_data(fresh(game))
     totals = {r["player"]: r["total"] for r in data["standings"]["standings"]}
     assert totals == {"Ana": 15, "Ben": 15, "Cy": 5, "Dee": 40}
@@ -365,24 +417,23 @@ def test_round_replace_corrects_totals_and_keeps_the_old_round_in_history(game):
 
 
 def test_round_replace_unrecorded_round_is_refused(game):
-    with pytest.raises(InvalidInput, match="round 3 has not been recorded"):
-        round_replace(game=game, number=3, winner="Ana", hands={}, points={})
+    with pytest.raises(InvalidInput, match="Nothing is recorded for round 3 yet"):
+        round_replace(game=game, number=3, entry=RoundEntry(winner="Ana"))
 
 
 def test_round_replace_refusal_changes_nothing(game):
     record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
     before = state(game)
     with pytest.raises(InvalidInput):
-        round_replace(
-            game=game, number=1, winner="Ana", hands={"Ana": "4C", "Ben": "4C", "Cy": "5C", "Dee": "6C"}, points={}
-        )
+        entry = RoundEntry(winner="Ana", hands={"Ana": "4C", "Ben": "4C", "Cy": "5C", "Dee": "6C"})
+        round_replace(game=game, number=1, entry=entry)
     assert state(game) == before
 
 
 def test_undo_steps_back_through_changes_and_nothing_is_lost(game):
     record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
     record(game, 2, "Ben", {"Ana": "5C", "Cy": "5D", "Dee": "6D"})
-    round_replace(game=game, number=1, winner="Cy", hands={"Ana": "KC", "Ben": "4C", "Dee": "6C"}, points={})
+    round_replace(game=game, number=1, entry=RoundEntry(winner="Cy", hands={"Ana": "KC", "Ben": "4C", "Dee": "6C"}))
     game_undo(game=game)  # the correction
     assert fresh(game).rounds.get(number=1).winner.name == "Ana"
     game_undo(game=game)  # round 2
@@ -407,7 +458,7 @@ def test_undo_then_record_again(game):
 def test_every_change_bumps_the_version(game):
     v = fresh(game).version
     record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
-    round_replace(game=game, number=1, winner="Ben", hands={"Ana": "4C", "Cy": "5C", "Dee": "6C"}, points={})
+    round_replace(game=game, number=1, entry=RoundEntry(winner="Ben", hands={"Ana": "4C", "Cy": "5C", "Dee": "6C"}))
     game_undo(game=game)
     assert fresh(game).version == v + 3
 
@@ -417,13 +468,13 @@ def test_redo_takes_back_the_last_undo_and_only_that(game):
 
     record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
     before = game_data(fresh(game))["rounds"]
-    with pytest.raises(InvalidInput, match="there is nothing to redo"):
+    with pytest.raises(InvalidInput, match="There is nothing to redo"):
         game_redo(game=game)
     game_undo(game=game)
     assert game_data(fresh(game))["rounds"] == []
     change = game_redo(game=game)
     assert change.action == "record" and game_data(fresh(game))["rounds"] == before
-    with pytest.raises(InvalidInput, match="there is nothing to redo"):
+    with pytest.raises(InvalidInput, match="There is nothing to redo"):
         game_redo(game=game)  # the redo is the latest change now, not an undo
 
 
@@ -431,7 +482,7 @@ def test_redo_of_an_undone_correction_corrects_again(game):
     from scorekeeping.services import game_redo
 
     record(game, 1, "Ana", {"Ben": "4C", "Cy": "5C", "Dee": "6C"})
-    round_replace(game=game, number=1, winner="Ana", hands={"Ben": "KC", "Cy": "5C", "Dee": "6C"}, points={})
+    round_replace(game=game, number=1, entry=RoundEntry(winner="Ana", hands={"Ben": "KC", "Cy": "5C", "Dee": "6C"}))
     corrected = game_data(fresh(game))["rounds"]
     game_undo(game=game)
     assert game_redo(game=game).action == "correct"

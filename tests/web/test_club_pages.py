@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeping.models import Member, Night, Sitting
-from scorekeeping.services import round_record
+from scorekeeping.services import RoundEntry, round_record
 from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
 from scorekeeping.web.clubs import NIGHTS_IN_FULL
 
@@ -58,7 +58,7 @@ def test_the_room_screen_shows_the_tables_of_the_sitting_with_their_codes(client
     page = client.get(room)
     html = page.content.decode()
     assert "no-store" in page["Cache-Control"]
-    assert html.count("<svg") >= len(tables) and "Table 2" in html and "round 0 of 7 played" in html
+    assert html.count("<svg") >= len(tables) and "Table 2" in html and "Not started yet" in html
     assert 'hx-trigger="every 5s"' in html  # the test server holds no streams: the screen asks
     assert tables[0]["game"]["edit_url"].split("/join/")[1] not in html  # anyone's screen: view links
     fragment = client.get(room, headers={"HX-Request": "true"}).content.decode()
@@ -126,14 +126,14 @@ def test_the_room_screen_says_who_is_still_entering_their_hand(client):
     game = f"/api/games/{table['game']['id']}"
     token = {"X-Game-Token": table["game"]["edit_url"].split("/join/")[1].strip("/")}
     room = f"/c/{made['id']}/nights/{night['id']}/room/"
-    assert "entering:" not in client.get(room).content.decode()
+    assert "Entering:" not in client.get(room).content.decode()
     first, second, *rest = table["players"]
     client.put(f"{game}/draft/", {"number": 1, "winner": first}, content_type="application/json", headers=token)
     hand = {"number": 1, "points": 5}
     sent = client.put(f"{game}/draft/hands/{second}/", hand, content_type="application/json", headers=token)
     assert sent.status_code == 200, sent.content
     html = client.get(room).content.decode()
-    assert f"entering: {', '.join(rest)}" in html  # the one who went out and the hand sent in aside
+    assert f"Entering: {', '.join(rest)}" in html  # the one who went out and the hand sent in aside
 
 
 def test_a_single_games_room_screen_shows_the_round_to_deal_and_the_standings_large(client):
@@ -172,7 +172,7 @@ def _club_of(nights):
         table = sitting_draw(night=night, organiser_token=token).tables.get()
         players = [p.name for p in table.game.players.all()]
         points = {n: 5 * (i + 1) for i, n in enumerate(players[1:])}
-        round_record(game=table.game, number=1, winner=players[0], hands={}, points=points)
+        round_record(game=table.game, number=1, entry=RoundEntry(winner=players[0], points=points))
         if week < nights - 1:
             night_finish(night=night)
     return club, night

@@ -7,7 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
+from referee.engine.rounds import RoundEntry
 from scorekeeping.models import Game, Round
+from scorekeeping.services import round_record
 
 pytestmark = pytest.mark.django_db
 
@@ -123,6 +125,27 @@ def test_preview_shows_the_running_penalty(client):
     assert '<span id="tally-1" class="tally" hx-swap-oob="true">15</span>' in html
     assert '<span id="tally-0" class="tally" hx-swap-oob="true"></span>' in html  # Ana went out
     assert Round.objects.count() == 0
+
+
+def test_a_hand_short_of_its_fixed_size_is_not_called_short_while_it_is_tapped_in(client):
+    """Issue 34: in Mexican round 7 every hand left holds exactly 13 cards. While the keypad
+    fills Ben's hand, the preview does not say it is short; once the keypad is on another
+    hand, or Record is pressed, it does."""
+    game = new_game(client)
+    played = RoundEntry(winner="Ana", points={"Ben": 5, "Cy": 5})
+    for number in range(1, 7):
+        round_record(game=Game.objects.get(pk=game.pk), number=number, entry=played)
+    thirteen = "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"
+    form = {"version": "7", "number": "7", "winner": "0", "hand-1": "4D 5D 6D", "hand-2": thirteen, "preview": "1"}
+    short = "so Ben holds exactly 13 cards; 3 were entered"
+    typing = client.post(f"/g/{game.pk}/rounds/", {**form, "active": "1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert '<span id="tally-2" class="tally" hx-swap-oob="true">' in typing  # the preview was drawn
+    assert short not in typing and 'id="error-1-1"' not in typing
+    moved_on = client.post(f"/g/{game.pk}/rounds/", {**form, "active": "2"}, HTTP_HX_REQUEST="true").content.decode()
+    assert short in moved_on and 'id="error-1-1"' in moved_on
+    recorded = client.post(f"/g/{game.pk}/rounds/", {**form, "active": "1", "preview": ""})
+    assert recorded.status_code == 422 and short in recorded.content.decode()
+    assert Round.objects.filter(game=game, number=7).count() == 0
 
 
 def test_refused_round_shows_errors_beside_the_player_and_saves_nothing(client):
@@ -254,7 +277,7 @@ def test_a_name_with_a_control_character_is_refused_by_name(client):
     data = {"ruleset": "mexican", "player": ["A\x00na", "Ben"], "method": "named", "dealer": "0", "op": "create"}
     response = client.post("/games/new/", data)
     assert response.status_code == 422
-    assert "player 1: a name cannot hold control characters" in response.content.decode()
+    assert "Player 1: a name cannot hold control characters" in response.content.decode()
     assert Game.objects.count() == 0
 
 
@@ -399,14 +422,14 @@ def test_an_undone_round_comes_back_into_the_form_and_can_be_redone(client):
     client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
     client.post(f"/g/{game['id']}/rounds/", {"version": "1", "number": "1", "winner": "0", "hand-1": "4C KC"})
     undone = client.post(f"/g/{game['id']}/undo/", {"version": "2"}, headers={"HX-Request": "true"}).content.decode()
-    assert "Undone: Round 1 recorded: Ana went out; Ben 15." in undone and ">Redo</button>" in undone
+    assert "Undone: the recording of round 1 (Ana went out; Ben 15)." in undone and ">Redo</button>" in undone
     assert 'value="4C KC"' in undone  # Ben's hand is back in the form, to fix one card
     assert re.search(r'name="winner" value="0"\s*checked', undone)
     redone = client.post(f"/g/{game['id']}/redo/", {"version": "3"})
     assert redone.status_code == 302
     assert Round.objects.filter(game_id=game["id"]).count() == 1
     stale = client.post(f"/g/{game['id']}/redo/", {"version": "4"}, follow=True).content.decode()
-    assert "there is nothing to redo" in stale
+    assert "There is nothing to redo" in stale
 
 
 def test_the_history_says_what_each_round_gave(client):
