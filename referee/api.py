@@ -140,6 +140,6 @@ class RulesetDetailView(APIView):
     @extend_schema(parameters=[VARIANTS_PARAM], responses={200: RulesetOutput, 400: ERROR, 404: ERROR})
     def get(self, request: Request, slug: str) -> Response:
         if slug not in RULESETS:
-            raise NotFound(f"unsupported ruleset: {slug!r} (known: {', '.join(RULESETS)})")
+            raise NotFound(f"Unsupported ruleset: {slug!r} (known: {', '.join(RULESETS)})")
         rules = referee_rules(ruleset=slug, variants=_variants(request))
         return Response(rules_data(rules))

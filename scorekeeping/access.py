@@ -48,7 +48,7 @@ def check_token(request: HttpRequest, game: Game, token: str | None) -> None:
     if token and game_token_valid(game=game, token=token):
         return
     _count_wrong(request, token)
-    raise EditForbidden(_("changing this game needs its edit token (the edit link, or the X-Game-Token header)"))
+    raise EditForbidden(_("Changing this game needs its edit token (the edit link, or the X-Game-Token header)"))
 
 
 def check_organiser(request: HttpRequest, club: Club, token: str | None) -> None:
@@ -56,7 +56,7 @@ def check_organiser(request: HttpRequest, club: Club, token: str | None) -> None
     if token and club_token_valid(club=club, token=token):
         return
     _count_wrong(request, token)
-    raise EditForbidden(_("changing this club needs its organiser's token (the organiser link, or X-Club-Token)"))
+    raise EditForbidden(_("Changing this club needs its organiser's token (the organiser link, or X-Club-Token)"))
 
 
 def _count_wrong(request: HttpRequest, token: str | None) -> None:

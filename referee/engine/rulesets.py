@@ -491,7 +491,7 @@ def find_ruleset(slug: str) -> Rules:
     except (KeyError, TypeError):
         known = ", ".join(RULESETS)
         raise UnknownRuleset(
-            _("unsupported ruleset: {slug!r} (known: {known})").format(slug=slug, known=known)
+            _("Unsupported ruleset: {slug!r} (known: {known})").format(slug=slug, known=known)
         ) from None
 
 
@@ -499,7 +499,7 @@ def find_variant(slug: str) -> Variant:
     try:
         return VARIANTS[slug]
     except (KeyError, TypeError):
-        raise UnknownVariant(_("unsupported variant: {slug!r}").format(slug=slug)) from None
+        raise UnknownVariant(_("Unsupported variant: {slug!r}").format(slug=slug)) from None
 
 
 def variant_named(slug: str) -> str:
@@ -524,16 +524,16 @@ def _find_rules(ruleset: str, variants: tuple[str, ...]) -> Rules:
         variant = find_variant(slug)
         if ruleset not in variant.rulesets:
             raise UnknownVariant(
-                _("variant {slug!r} belongs to {owners}, not {ruleset}").format(
+                _("Variant {slug!r} belongs to {owners}, not {ruleset}").format(
                     slug=slug, owners=", ".join(variant.rulesets), ruleset=ruleset
                 )
             )
         if slug in chosen:
-            raise UnknownVariant(_("variant {slug!r} is listed twice").format(slug=slug))
+            raise UnknownVariant(_("Variant {slug!r} is listed twice").format(slug=slug))
         clash = next((c for c in chosen if c in variant.excludes), None)
         if clash is not None:
             raise UnknownVariant(
-                _("variants {first!r} and {second!r} cannot be combined").format(first=clash, second=slug)
+                _("Variants {first!r} and {second!r} cannot be combined").format(first=clash, second=slug)
             )
         chosen.append(slug)
     for slug in sorted(chosen, key=list(VARIANTS).index):

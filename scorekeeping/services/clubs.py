@@ -72,9 +72,9 @@ def table_token_replace(*, night: Night, sitting: int, table: int, organiser_tok
             .first()
         )
         if found is None:
-            raise NotFound(_("there is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
+            raise NotFound(_("There is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
         if found.ended:
-            raise Conflict(_("table {t} of sitting {s} is ended").format(t=table, s=sitting), "table")
+            raise Conflict(_("Table {t} of sitting {s} is ended").format(t=table, s=sitting), "table")
         game = locked(found.game, None)
         found.token_generation += 1
         found.save(update_fields=["token_generation"])
@@ -87,7 +87,7 @@ def table_token_replace(*, night: Night, sitting: int, table: int, organiser_tok
 
 def _name(value: object, field: str) -> str:
     if not isinstance(value, str) or holds_control_characters(value) or not clean_name(value):
-        raise InvalidInput(_("a name is text of 1 to {n} characters").format(n=MAX_NAME), field)
+        raise InvalidInput(_("A name is text of 1 to {n} characters").format(n=MAX_NAME), field)
     name = clean_name(value)
     invisible = invisible_in(name)
     if invisible:
@@ -103,7 +103,7 @@ def club_create(*, name: object, creator: str = "") -> tuple[Club, str]:
     """A new club and its organiser token (returned once; only its hash is kept); ``creator``, the
     address that made it (kept as its hash), is where its draws' tables are counted."""
     if not isinstance(name, str) or holds_control_characters(name) or not 1 <= len(clean_name(name)) <= 60:
-        raise InvalidInput(_("a club's name is text of 1 to 60 characters"), "name")
+        raise InvalidInput(_("A club's name is text of 1 to 60 characters"), "name")
     token = new_token()
     creator_key = hashlib.sha256(creator.encode()).hexdigest() if creator else ""
     club = Club.objects.create(name=clean_name(name), organiser_token_hash=token_hash(token), creator_key=creator_key)
@@ -124,7 +124,7 @@ def _members(club: Club, names: Sequence[str]) -> list[Member]:
     """The members named, made (or back from retirement) where needed; the club locked."""
     existing = {m.key: m for m in Member.objects.filter(club=club, key__in=[member_key(n) for n in names])}
     if Member.objects.filter(club=club).count() + len(set(map(member_key, names)) - set(existing)) > MAX_MEMBERS:
-        raise InvalidInput(_("a club has at most {n} members").format(n=MAX_MEMBERS), "names")
+        raise InvalidInput(_("A club has at most {n} members").format(n=MAX_MEMBERS), "names")
     members = []
     for name in names:
         member = existing.get(member_key(name))
@@ -206,7 +206,7 @@ def night_create(
     with transaction.atomic():
         Club.objects.select_for_update().get(pk=club.pk)
         if Night.objects.filter(club=club, date=date).count() >= MAX_NIGHTS_A_DAY:
-            raise Conflict(_("a club holds at most {n} nights on one date").format(n=MAX_NIGHTS_A_DAY), "date")
+            raise Conflict(_("A club holds at most {n} nights on one date").format(n=MAX_NIGHTS_A_DAY), "date")
         return _night_made(club, rules, date, sittings, table_size, str(scoring))
 
 
@@ -225,7 +225,7 @@ def _night_made(club: Club, rules: Rules, date: dt.date, sittings: int, table_si
 def _locked_night(night: Night) -> Night:
     locked = Night.objects.select_for_update().get(pk=night.pk)
     if locked.status == Night.Status.FINISHED:
-        raise Conflict(_("this night is finished"), "night")
+        raise Conflict(_("This night is finished"), "night")
     return locked
 
 
@@ -234,7 +234,7 @@ def night_present(*, night: Night, names: object) -> list[Member]:
     member becomes one."""
     cleaned = _names(names)
     if len(cleaned) > MAX_PRESENT:
-        raise InvalidInput(_("a night seats at most {n} players").format(n=MAX_PRESENT), "names")
+        raise InvalidInput(_("A night seats at most {n} players").format(n=MAX_PRESENT), "names")
     with transaction.atomic():
         night = _locked_night(night)
         members = _members(night.club, cleaned)
@@ -281,13 +281,13 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
         rules = find_rules(night.ruleset, night.variants)
         drawn = list(night.sittings_drawn.order_by("number"))
         if len(drawn) >= night.sittings:
-            raise Conflict(_("every sitting of this night is drawn ({n})").format(n=night.sittings), "sittings")
+            raise Conflict(_("Every sitting of this night is drawn ({n})").format(n=night.sittings), "sittings")
         if drawn:
             open_tables = _unfinished(drawn[-1])
             if open_tables and not force:
                 numbers = ", ".join(str(t.number) for t in open_tables)
                 raise Conflict(
-                    _("sitting {n} is still being played at table {tables}").format(n=drawn[-1].number, tables=numbers),
+                    _("Sitting {n} is still being played at table {tables}").format(n=drawn[-1].number, tables=numbers),
                     "force",
                 )
             _end(open_tables)
@@ -298,7 +298,7 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
             raise InvalidInput(str(exc), "present") from None
         if len(sizes) > MAX_TABLES:
             raise InvalidInput(
-                _("a draw makes at most {n} tables, not {tables}: seat more players at a table").format(
+                _("A draw makes at most {n} tables, not {tables}: seat more players at a table").format(
                     n=MAX_TABLES, tables=len(sizes)
                 ),
                 "table_size",
@@ -337,7 +337,7 @@ def table_end(*, night: Night, sitting: int, table: int) -> ClubTable:
         night = _locked_night(night)
         found = ClubTable.objects.filter(sitting__night=night, sitting__number=sitting, number=table).first()
         if found is None:
-            raise NotFound(_("there is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
+            raise NotFound(_("There is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
         _end([found])
         night_touch(night)
     return found

@@ -18,7 +18,7 @@ def game_token_replace(*, game: Game) -> str:
     token's hash, which no longer matches. Every open phone hears of it (the live version moves)."""
     if is_club_table(game_id=game.pk):  # before the lock: an ended table says this, not "closed"
         raise EditForbidden(
-            _("a club table's edit link is made from the organiser's token: only the organiser can replace it")
+            _("A club table's edit link is made from the organiser's token: only the organiser can replace it")
         )
     with transaction.atomic():
         game = locked(game, None)

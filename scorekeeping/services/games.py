@@ -31,12 +31,12 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
         key = f"players.{i}"
         name = clean_name(raw) if isinstance(raw, str) else ""
         if not name:
-            errors.setdefault(key, []).append(_("player {n} needs a name").format(n=i + 1))
+            errors.setdefault(key, []).append(_("Player {n} needs a name").format(n=i + 1))
         elif holds_control_characters(name):
-            errors.setdefault(key, []).append(_("player {n}: a name cannot hold control characters").format(n=i + 1))
+            errors.setdefault(key, []).append(_("Player {n}: a name cannot hold control characters").format(n=i + 1))
         elif invisible := invisible_in(name):
             message = _(
-                "player {n}: a name cannot hold an invisible character ({code}), which makes it look like another"
+                "Player {n}: a name cannot hold an invisible character ({code}), which makes it look like another"
             )
             errors.setdefault(key, []).append(message.format(n=i + 1, code=invisible))
         elif len(name) > MAX_NAME:
@@ -60,7 +60,7 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
 
 def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str, str] | None) -> tuple[int, str]:
     if first_dealer is not None and draw:
-        raise InvalidInput(_("name the first dealer or draw for it, not both"), "first_dealer")
+        raise InvalidInput(_("Name the first dealer or draw for it, not both"), "first_dealer")
     if first_dealer is not None:
         seat = {name_key(n): i for i, n in enumerate(names)}.get(name_key(first_dealer))
         if seat is None:

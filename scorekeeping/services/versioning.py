@@ -26,7 +26,7 @@ def locked(game: Game, version: int | None) -> Game:
     current = Game.objects.select_for_update().get(pk=game.pk)
     if table_closed(game_id=current.pk):
         raise Conflict(
-            _("this table is closed: the organiser ended it or finished the night, and its scores stand as they are"),
+            _("This table is closed: the organiser ended it or finished the night, and its scores stand as they are"),
             "game",
         )
     if version is not None and version != current.version:
@@ -37,10 +37,10 @@ def locked(game: Game, version: int | None) -> Game:
 def what_changed(game: Game, version: int) -> str:
     changes = list(game.changes.filter(version__gt=version).order_by("id"))
     if not changes:
-        return _("this game is at version {version}, not {given}").format(version=game.version, given=version)
+        return _("This game is at version {version}, not {given}").format(version=game.version, given=version)
     rules = game.rules
     said = "; ".join(change_clause(rules, c) for c in changes)
-    return _("the game changed on another phone since you loaded it: {changes}").format(changes=said)
+    return _("The game changed on another phone since you loaded it: {changes}").format(changes=said)
 
 
 def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change:

@@ -21,6 +21,16 @@ on("input", "#new-game input[name=player]", (input) => {  // the dealer list fol
   const option = document.querySelector(`#dealer option[value="${input.id.replace("player-", "")}"]`);
   if (option && input.value.trim()) option.textContent = input.value.trim();
 });
+// Enter (Next, Go) on a name goes on to the next name; on the last one it closes the keyboard.
+// The form's disabled default button already keeps Enter from starting a game before all are in.
+on("keydown", "#new-game input[name=player]", (input, event) => {
+  if (event.key !== "Enter" || event.isComposing) return;
+  event.preventDefault();
+  const names = [...input.form.querySelectorAll("input[name=player]")];
+  const next = names[names.indexOf(input) + 1];
+  if (next) next.focus();
+  else input.blur();
+});
 // Over plain http (a LAN address) the phone cannot install the app or keep it offline: said
 // once, plainly, on the table page.
 document.addEventListener("DOMContentLoaded", () => {

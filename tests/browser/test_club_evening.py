@@ -156,7 +156,7 @@ def test_a_club_evening_of_thirteen_players_three_sittings_and_a_season(table_se
                     call(base, "POST", game_path, body, {"X-Game-Token": edit_token(table)})
                 # The room screen follows every recorded round by push.
                 expect(card).to_contain_text(
-                    "finished" if number == RULES.last_round else f"round {number} of 7 played", timeout=PUSHED
+                    "Finished" if number == RULES.last_round else f"{number} of 7 rounds played", timeout=PUSHED
                 )
         expect(ben.get_by_role("link", name="Back to the club night")).to_be_visible(timeout=PUSHED)
         ben.get_by_role("link", name="Back to the club night").click()
@@ -215,7 +215,7 @@ def ben_scores_his_own_hand(base, ben, table, winner, card):
     for name, value in points(table["players"], 1, winner).items():
         if name != "Ben":
             call(base, "PUT", f"{game}/draft/hands/{name}/", {"number": 1, "points": value}, headers)
-    expect(card.locator(".entering")).to_have_text("entering: Ben", timeout=PUSHED)  # the room sees who is left
+    expect(card.locator(".entering")).to_have_text("Entering: Ben", timeout=PUSHED)  # the room sees who is left
     keypad = ben.locator(".keypad")
     keypad.get_by_role("button", name=re.compile(r"^Five of clubs(, wild)?$")).click()
     keypad.get_by_role("button", name=re.compile(r"^Nine of diamonds(, wild)?$")).click()

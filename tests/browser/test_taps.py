@@ -139,7 +139,7 @@ def test_a_whole_game_costs_cards_plus_players_taps_and_no_scroll(live_server, p
             # was, and Redo in the next notice takes that back (these taps are not the round's).
             extra = Thumb(page)
             extra.tap(toast.get_by_role("button", name="Undo"))
-            expect(toast).to_contain_text("Undone: Round 3 recorded")
+            expect(toast).to_contain_text("Undone: the recording of round 3")
             expect(page.locator("#entry-title")).to_have_text("Record round 3")
             expect(page.locator("#hand-3")).to_have_value("AS AC KH 2D")
             settled(page)

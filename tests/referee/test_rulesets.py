@@ -170,14 +170,14 @@ def test_penalty_tables(ruleset, joker, wild, ace, ten, number):
 
 
 def test_unknown_ruleset_says_so():
-    with pytest.raises(UnknownRuleset, match="unsupported ruleset: 'gin'"):
+    with pytest.raises(UnknownRuleset, match="Unsupported ruleset: 'gin'"):
         find_rules("gin")
 
 
 def test_unknown_variant_says_so():
-    with pytest.raises(UnknownVariant, match="unsupported variant: 'aces-wild'"):
+    with pytest.raises(UnknownVariant, match="Unsupported variant: 'aces-wild'"):
         find_variant("aces-wild")
-    with pytest.raises(UnknownVariant, match="unsupported variant"):
+    with pytest.raises(UnknownVariant, match="Unsupported variant"):
         find_rules("mexican", ["aces-wild"])
 
 

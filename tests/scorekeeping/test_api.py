@@ -115,7 +115,7 @@ def test_undo(api, created):
     history = api.get(f"/api/games/{gid}/history/")["changes"]
     assert [(c["action"], c["undone"]) for c in history] == [("undo", False), ("record", True)]
     error = api.post(f"/api/games/{gid}/undo/", {}, token=token, status=400).json()
-    assert error["errors"] == {"undo": ["there is nothing to undo"]}
+    assert error["errors"] == {"undo": ["There is nothing to undo"]}
 
 
 @pytest.mark.parametrize("token", [None, "wrong-token"])
@@ -151,7 +151,7 @@ def test_recording_a_recorded_round_is_409(api, created):
         token=token,
         status=409,
     ).json()
-    assert "round 1 is already recorded" in error["detail"]
+    assert "Someone already recorded round 1" in error["detail"]
     assert error["errors"]["number"]
 
 
@@ -160,11 +160,11 @@ def test_stale_version_is_409_saying_what_changed(api, created):
     api.post(f"/api/games/{gid}/rounds/", {**ROUND_1, "version": 1}, token=token, status=201)
     round_2 = {"number": 2, "winner": "Ben", "hands": {"Ana": "2C", "Cy": "5C", "Dee": "6C"}, "version": 1}
     error = api.post(f"/api/games/{gid}/rounds/", round_2, token=token, status=409).json()
-    assert error["detail"] == "the game changed on another phone since you loaded it: round 1 was recorded"
+    assert error["detail"] == "The game changed on another phone since you loaded it: round 1 was recorded"
 
 
 BAD_ROUNDS = [
-    ({**ROUND_1, "number": 3}, "number", "round 3 is out of order: round 1 is next"),
+    ({**ROUND_1, "number": 3}, "number", "Out of order: round 1 is next, not round 3"),
     ({**ROUND_1, "hands": {"Ana": "2C", "Ben": "4C", "Cy": "JK", "Dee": "3D"}}, "hands.Ana", "Ana went out"),
     ({**ROUND_1, "hands": {"Ben": "4C", "Cy": "JK"}}, "hands.Dee", "are missing"),
     ({**ROUND_1, "hands": {"Ben": "4C", "Cy": "JK", "Zed": "3D"}}, "hands.Zed", "no player named 'Zed'"),
@@ -196,7 +196,7 @@ def test_bad_rounds_are_400_naming_the_field_and_change_nothing(api, created, bo
 BAD_GAMES = [
     ({"players": ["Ana"]}, "players", "for 2-6 players, not 1"),
     ({"players": ["Ana", "ana"]}, "players.1", "already at the table"),
-    ({"players": ["Ana", "Ben"], "ruleset": "gin"}, "ruleset", "unsupported ruleset"),
+    ({"players": ["Ana", "Ben"], "ruleset": "gin"}, "ruleset", "Unsupported ruleset"),
     ({"players": ["Ana", "Ben"], "variants": ["free-meld"]}, "variants", "belongs to contract"),
     ({"players": ["Ana", "Ben"], "first_dealer": "Zed"}, "first_dealer", "not one of the players"),
     ({"players": ["Ana", "Ben"], "draw": {"Ana": "KS", "Ben": "KD"}}, "draw", "tie with the highest card"),

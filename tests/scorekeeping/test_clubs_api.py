@@ -378,11 +378,11 @@ def test_a_night_seats_at_most_200_and_a_draw_makes_at_most_60_tables(api, club)
     night = api.call("post", f"{base}/nights/", {"sittings": 1, "table_size": 2}, token=token, status=201).json()
     url = f"{base}/nights/{night['id']}"
     refused = api.call("put", f"{url}/present/", {"names": many}, token=token, status=400).json()
-    assert refused["detail"] == "a night seats at most 200 players"
+    assert refused["detail"] == "A night seats at most 200 players"
     assert Night.objects.get().present.count() == 0
     api.call("put", f"{url}/present/", {"names": many[:130]}, token=token, status=200)
     refused = api.call("post", f"{url}/sittings/", {}, token=token, status=400).json()
-    assert "a draw makes at most 60 tables, not 65" in refused["detail"]
+    assert "A draw makes at most 60 tables, not 65" in refused["detail"]
     assert Game.objects.count() == 0
 
 

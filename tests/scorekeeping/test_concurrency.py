@@ -30,7 +30,7 @@ def test_same_round_from_several_phones_is_recorded_once(live_server):
     statuses = sorted(status for status, _ in results)
     assert statuses == [201] + [409] * 7, results
     conflicts = [body for status, body in results if status == 409]
-    assert all("round 1 is already recorded" in body["detail"] for body in conflicts)
+    assert all("Someone already recorded round 1" in body["detail"] for body in conflicts)
     winner_body = next(body for status, body in results if status == 201)
     assert Round.objects.filter(game=game).count() == 1
     assert Score.objects.filter(round__game=game).count() == 4

@@ -274,7 +274,7 @@ def test_an_i_am_phone_makes_no_new_game_and_a_closed_table_answers_409_not_500(
     assert "New edit link" not in holder.get(f"/g/{game_id}/").content.decode()  # the organiser's to replace
     assert night.post(f"sittings/1/tables/{table['number']}/end/").status_code == 200
     seat = holder.post(f"/g/{game_id}/seat/", {})
-    assert seat.status_code == 409 and "this table is closed" in seat.content.decode()
+    assert seat.status_code == 409 and "This table is closed" in seat.content.decode()
     assert holder.post(f"/g/{game_id}/edit-link/").status_code == 403
 
 

@@ -439,7 +439,7 @@ def test_a_stale_undo_without_javascript_says_what_changed(client, victim):
     phone = _editing_phone(victim)
     response = phone.post(f"/g/{victim['id']}/undo/", {"version": "1"}, follow=True)
     html = response.content.decode()
-    assert "the game changed on another phone since you loaded it" in html
+    assert "The game changed on another phone since you loaded it" in html
     assert Round.objects.filter(game_id=victim["id"]).count() == 2
     done = phone.post(f"/g/{victim['id']}/undo/", {"version": "3"}, follow=True).content.decode()
     assert "Undone:" in done and Round.objects.filter(game_id=victim["id"]).count() == 1

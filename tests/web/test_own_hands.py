@@ -122,7 +122,7 @@ def test_a_hand_sent_for_a_round_recorded_meanwhile_is_refused_and_kept_on_the_p
         url, {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": "9C 9D", "op": "hand"}
     )
     html = late.content.decode()
-    assert late.status_code == 409 and "round 1 is already recorded" in html
+    assert late.status_code == 409 and "Someone already recorded round 1" in html
     assert 'value="9C 9D"' in html  # what Ben typed is still in his form
     assert not Draft.objects.exists()
 
@@ -170,7 +170,7 @@ def test_record_is_refused_when_a_hand_changed_since_the_phone_saw_it(game):
     )
     late = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "op": "record", "draft_version": version})
     html = late.content.decode()
-    assert late.status_code == 409 and "a hand changed on another phone meanwhile" in html
+    assert late.status_code == 409 and "A hand changed on another phone meanwhile" in html
     assert "Ben <b>✓ 35</b>" in html  # the fresh hands shown
     assert not Round.objects.exists()
     fresh = re.search(r'name="draft_version" value="(\d+)"', html)[1]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Any
 
 import segno
@@ -10,6 +11,13 @@ from django.core.management.base import BaseCommand, CommandParser
 from scorekeeping.network import urls
 from scorekeeping.serve.server import lan_tls
 from scorekeeping.serve.tls import fingerprint
+
+PLAIN_HTTP_ADVICE = (
+    "These addresses are plain http, so a phone cannot install the app there or keep a game for use without a"
+    " network (the screen stays awake all the same). For that, start with LAN_HTTPS=1 (LAN_HTTPS=1 bash"
+    " .ci/start): the phones open the same addresses with https:// and trust this server once, on its Trust"
+    " this server page (see HTTPS at the table in the README)."
+)
 
 
 class Command(BaseCommand):
@@ -36,3 +44,6 @@ class Command(BaseCommand):
                 " the certificate authority only if its SHA-256 fingerprint is this one (see the README):"
             )
             self.stdout.write(f"  {fingerprint(lan_tls(host, settings.TLS_DIR).ca)}")
+        else:
+            # Said here, to whoever starts the server, rather than on every phone's table page.
+            self.stdout.write(textwrap.fill(PLAIN_HTTP_ADVICE, width=100))
