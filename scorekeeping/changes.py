@@ -68,3 +68,13 @@ def change_clause(rules: Rules, change: Change) -> str:
     if change.action == Change.Action.CORRECT:
         return _("{where} was corrected").format(where=where)
     return _("a change to {where} was undone").format(where=where)
+
+
+def change_told(rules: Rules, change: Change) -> str:
+    """A change made on another phone, as the other phones are told it in a short notice."""
+    where = capfirst(rules.round_name(change.round_number))
+    if change.action == Change.Action.RECORD:
+        return _("{where} recorded on another phone.").format(where=where)
+    if change.action == Change.Action.CORRECT:
+        return _("{where} corrected on another phone.").format(where=where)
+    return _("{where}: a change undone on another phone.").format(where=where)

@@ -86,6 +86,8 @@ def join(request: HtmxHttpRequest, game_id: str, token: str) -> HttpResponse:
         messages.success(request, _("This phone can now record and correct rounds."))
         response = HttpResponseRedirect(reverse("table", args=[game.pk]))
         phone.grant(request, response, game.pk, token)
+        if phone.seat_taken(request, game.pk) is None:  # a phone that joins is asked who it is
+            phone.remember_seat(request, game.pk, phone.ASK)
     response["Referrer-Policy"] = "no-referrer"
     return response
 

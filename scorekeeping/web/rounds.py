@@ -205,14 +205,18 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 @require_POST
 @editing
 def seat(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """ "This is me: Ben": this phone scores Ben's own hand from now on ("Not me": no seat)."""
+    """ "Who is this phone?" answered. "This is me: Ben": this phone scores Ben's own hand from now
+    on; "I enter for everyone": every hand, as one phone for the table; "Just watching": the page
+    of a phone that follows; "Not me" (or "Score on this phone"): asked again."""
     key = phone.phone_key(request, create=True) or ""
-    chosen = form_int(request.POST.get("player"), None)
+    said = request.POST.get("player", "")
+    chosen = form_int(said, None)
     player = next((p for p in game.players.all() if p.seat == chosen), None)
     # The session first: the claim's event makes this phone fetch the table at once, and that
     # fetch must already find the seat in the session, or its answer (a form without the seat)
     # could land after this one's.
-    phone.remember_seat(request, game.pk, player.pk if player is not None else None)
+    choice = said if said in (phone.EVERYONE, phone.WATCH) else phone.ASK
+    phone.remember_seat(request, game.pk, player.pk if player is not None else choice)
     request.session.save()
     if player is None:
         seat_leave(game=game, phone=key)

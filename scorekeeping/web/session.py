@@ -235,10 +235,30 @@ def seat_taken(request: HttpRequest, game_id: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def remember_seat(request: HttpRequest, game_id: str, player_id: int | None) -> None:
+def remember_seat(request: HttpRequest, game_id: str, player_id: int | str | None) -> None:
+    """The seat this phone took (a player id), or what it chose instead (``CHOICES``), or nothing."""
     seats = request.session.get(_SEATS, {})
     seats = dict(seats) if isinstance(seats, dict) else {}
     seats.pop(game_id, None)
     if player_id is not None:
         seats[game_id] = player_id
     request.session[_SEATS] = dict(list(seats.items())[-_MAX:])
+
+
+# What a phone that records may say instead of a seat: it is still to be asked "Who is this
+# phone?" (it opened the edit link), it enters every hand, or it only watches (it keeps the right,
+# and its page is the one a phone that follows sees, with a button to score after all).
+ASK, EVERYONE, WATCH = "ask", "everyone", "watch"
+CHOICES = (ASK, EVERYONE, WATCH)
+
+
+def seat_choice(request: HttpRequest, game_id: str) -> str | None:
+    """``ASK``, ``EVERYONE`` or ``WATCH`` when this phone said so (or is still to say), else None."""
+    seats = request.session.get(_SEATS, {})
+    value = seats.get(game_id) if isinstance(seats, dict) else None
+    return value if value in CHOICES else None
+
+
+def records(request: HttpRequest, game: Game) -> bool:
+    """Whether this phone's table page is a recording one: it may edit, and did not choose to watch."""
+    return can_edit(request, game) and seat_choice(request, game.pk) != WATCH

@@ -22,7 +22,7 @@ from django.views.decorators.http import condition, require_safe
 from referee.engine.stories import recap
 from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
-from scorekeeping.changes import change_line
+from scorekeeping.changes import change_line, change_told
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
 from scorekeeping.selectors import (
@@ -135,6 +135,11 @@ class Table:
     def history(self) -> list[tuple[Change, str]]:
         return [(c, change_line(self.rules, c)) for c in game_history(game=self.game)]
 
+    def told(self) -> str:
+        """The game's latest change, as the phones that did not make it are told it (none before the first)."""
+        latest = Change.objects.filter(game=self.game).order_by("-id").first()
+        return change_told(self.rules, latest) if latest is not None and latest.version == self.game.version else ""
+
     def story(self) -> list[str]:
         """The recap of a finished game in words (the table shows it under the final places)."""
         _headline, lines = recap_lines(recap(played(self.filled)), _(self.rules.round_word))
@@ -175,7 +180,7 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
     parts behind ``{% cache %}`` are lazy (see ``Table``)."""
     table = Table(game)
     rules = table.rules
-    editable = not follower and phone.can_edit(request, game)
+    editable = not follower and phone.records(request, game)
     base, base_source = share_base(request)
     view_url = base + view_path(game.pk)
     context: dict[str, Any] = {
@@ -192,6 +197,7 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "speech": SimpleLazyObject(table.speech),
         "recap_lines": SimpleLazyObject(table.story),
         "history": SimpleLazyObject(table.history),
+        "told": SimpleLazyObject(table.told),
         "story": SimpleLazyObject(lambda: chart(table.filled)),
         "rounds_played": SimpleLazyObject(lambda: table.rounds_played),
         "finished": SimpleLazyObject(lambda: table.rounds_played >= rules.last_round),
@@ -212,8 +218,12 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
     view = seat_view(request, table) if editable else None
     if view is not None and view.displaced:
         context["seat_notice"] = _("{name}'s hand is now scored on another phone.").format(name=view.displaced)
-        phone.remember_seat(request, game.pk, None)  # said once
+        phone.remember_seat(request, game.pk, phone.ASK)  # said once; asked again who this phone is
     context["seated"] = view is not None and view.seat is not None
+    # A phone that opened the edit link is asked who it is where it lands; one that chose to
+    # watch keeps its right, and its page offers to score after all.
+    context["ask_seat"] = editable and not context["seated"] and phone.seat_choice(request, game.pk) == phone.ASK
+    context["watching"] = not follower and not editable and phone.can_edit(request, game)
     # Only a seated phone's page says where it came from: no fragment shared by phones has it.
     context["club_night"] = phone.club_night(request, game.pk) if context["seated"] else ""
     if editable and "entry" not in extra and view is not None and view.seat is not None:
@@ -310,7 +320,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     every phone that records and has typed nothing yet (its fresh entry comes with them), so
     they are rendered once per version, language and role and kept in Django's cache."""
     head = game_head(request, game_id)
-    if not phone.can_edit(request, head):
+    if not phone.records(request, head):
         return HttpResponse(_shared(request, head, {"html": "live"}, ["follow"], follower=True)["html"])
     pristine = request.headers.get("X-Entry-Pristine") == "1"
     # A phone typing a round is told when the game itself moved on (its Record would be

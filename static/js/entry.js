@@ -20,8 +20,31 @@ on("click", "form[data-entry] [data-tap]", (key, event) => {  // a card into the
   const input = active && form.querySelector(`#hand-${active.value}`);
   if (!input) return;
   input.value = [...tokens(input), key.dataset.tap].join(" ");
+  addChip(form, active.value, key, tokens(input).length - 1);
   changed(input);
   advanceWhenFull(form, active.value);
+});
+// The tapped card shows in the hand in the same frame, a copy of its key (the server's preview,
+// which scores the hand, then draws the hand as it has it: the same chips).
+function addChip(form, seat, key, index) {
+  const chips = form.querySelector(`#result-${seat} .chips`);
+  if (!chips) return;
+  chips.querySelector(".hint")?.remove();
+  const chip = document.createElement("button");
+  Object.assign(chip, { type: "submit", name: "untap", value: `${seat}:${index}`, className: key.className, textContent: key.textContent });
+  chip.dataset.untap = String(index);
+  chip.setAttribute("aria-label", (chips.dataset.remove || "{card}").replace("{card}", key.getAttribute("aria-label").split(",")[0]));
+  chips.append(chip);
+}
+// A preview that answers for a hand since tapped further is not drawn: the next one is on its way,
+// and a chip already shown never goes away and comes back.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const { target, fragment } = event.detail;
+  if (!target?.id?.startsWith("result-") || !fragment) return;
+  const hand = target.closest("form")?.querySelector(`#hand-${target.id.slice(7)}`);
+  const drawn = fragment.firstElementChild?.dataset.hand;
+  const same = (a) => a.trim().toUpperCase().split(/[\s,;]+/).filter(Boolean).join(" ");
+  if (hand && drawn !== undefined && same(hand.value) !== same(drawn)) event.detail.shouldSwap = false;
 });
 on("click", "form[data-entry] [data-untap]", (chip, event) => {  // a card out of a hand
   event.preventDefault();
@@ -83,14 +106,15 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   fragment.querySelectorAll("input[type=hidden]").forEach((input) => target.prepend(input.cloneNode()));
 });
 
-// Who went out holds no cards: not offered to tap for (the server renders it so too), and the
-// keypad moves on; in points mode the first empty field takes the focus (the number keyboard opens).
+// Who went out holds no cards: not offered to tap for (the server renders it so too; its place in
+// the row stays, empty, so no other name and not the keypad moves), and the keypad moves on; in
+// points mode the first empty field takes the focus (the number keyboard opens).
 on("change", "form[data-entry] input[name=winner]", (winner) => {
   const form = winner.form;
   form.querySelectorAll(".player-entry").forEach((block) => block.classList.toggle("out", block.dataset.seat === winner.value));
   form.querySelectorAll("input[name=active]").forEach((radio) => {
     radio.disabled = radio.value === winner.value;
-    radio.closest("label").hidden = radio.disabled;
+    radio.closest("label").classList.toggle("out", radio.disabled);
   });
   const next = form.querySelector("input[name=active]:not(:disabled)");
   if (checked(form, "active")?.disabled && next) choose(next);
@@ -192,4 +216,36 @@ htmx.onLoad((root) => root.querySelectorAll("[data-preview]").forEach((el) => {
 }));
 on("htmx:beforeRequest", "[data-preview]", (el, event) => {
   if (el.closest("form")?.classList.contains("htmx-request") || !el.isConnected) event.preventDefault();
+});
+
+// A tap made while this phone's own Send or Record was on its way is not lost when the answer
+// draws the entry anew for the same round: whose hand the keypad fills, and what was typed in
+// another hand meanwhile, are carried into the new entry (unless the answer changed that hand).
+const typedValues = (form) => Object.fromEntries([...form.querySelectorAll(".hand-input, .points-input")].map((el) => [el.name, el.value]));
+let sending = null;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = event.detail.elt;
+  if (form?.matches?.("form[data-entry]")) sending = { form, round: form.dataset.round, values: typedValues(form), active: checked(form, "active")?.value };
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (!sending || event.detail.elt !== sending.form) return;
+  Object.assign(sending, { now: typedValues(sending.form), nowActive: checked(sending.form, "active")?.value, swapped: true });
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const was = sending;
+  if (!was?.swapped) return;
+  sending = null;
+  const form = document.querySelector("form[data-entry]");
+  if (!form || form === was.form || form.dataset.round !== was.round) return;
+  let carried = false;
+  Object.entries(was.now).forEach(([name, value]) => {
+    const field = form.elements[name];
+    if (!field || value === was.values[name] || field.value !== was.values[name]) return;
+    field.value = value;
+    changed(field);
+    carried = true;
+  });
+  const radio = was.nowActive !== was.active && radioFor(form, was.nowActive);
+  if (radio && !radio.disabled) { choose(radio); carried = true; }
+  if (carried) keep(form);
 });

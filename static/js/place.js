@@ -53,16 +53,56 @@ window.addEventListener("scroll", placeNotice, { passive: true });
 document.addEventListener("htmx:oobAfterSwap", (event) => {
   if (event.detail.target?.id === "entry-slot") setTimeout(() => { placeNotice(); keepHandInView(); placeNotice(); }, 0);
 });
-// The notice goes at the next tap elsewhere; a bar stuck to the bottom of the screen then gives
-// its room back (its buttons stay put; the hand under the room comes into view), a bar in its
-// place in the page keeps it.
-document.addEventListener("click", (event) => {
+// The notice goes at the next tap elsewhere, or by itself after about 8 s; a bar stuck to the
+// bottom of the screen then gives its room back (its buttons stay put; the hand under the room
+// comes into view), a bar in its place in the page keeps it.
+const NOTICE_MS = 8000;
+let noticeTimer = null;
+function dismissNotice() {
   const toast = document.getElementById("toast");
-  if (!toast?.firstChild || event.target.closest("#toast")) return;
+  clearTimeout(noticeTimer);
+  if (!toast?.firstChild) return;
   toast.textContent = "";
   const record = bar();
   if (record?.dataset.noticeRoom && stuck(record)) {
     record.style.paddingTop = "";
     delete record.dataset.noticeRoom;
   }
+}
+document.addEventListener("click", (event) => {
+  if (!event.target.closest("#toast")) dismissNotice();
 });
+function noticeShown() {
+  clearTimeout(noticeTimer);
+  if (document.getElementById("toast")?.firstChild) noticeTimer = setTimeout(dismissNotice, NOTICE_MS);
+}
+document.addEventListener("DOMContentLoaded", noticeShown);
+// A change made on another phone is told the same way, once (a hand sent in later brings the same
+// notice again: not shown twice), and never over this phone's own notice of its own change.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const { target, fragment } = event.detail;
+  if (target?.id !== "toast") return;
+  const version = Number(fragment?.querySelector?.("[data-version]")?.dataset.version || 0);
+  if (fragment?.querySelector?.("[data-told]") && version <= Number(target.dataset.version || 0)) {
+    event.detail.shouldSwap = false;
+    return;
+  }
+  if (version) target.dataset.version = String(version);
+});
+document.addEventListener("htmx:oobAfterSwap", (event) => {
+  if (event.detail.target?.id !== "toast") return;
+  placeNotice();
+  noticeShown();
+});
+
+// The finish reaches every phone: when the last round is recorded, here or on another phone, the
+// winner, the places and Play again come into view (a page opened after the end stays at its top).
+let wasOver = null;
+function showFinish() {
+  const banner = document.querySelector("#final .winner-banner");
+  if (wasOver === false && banner) document.getElementById("final").scrollIntoView({ block: "start" });
+  wasOver = Boolean(banner);
+}
+document.addEventListener("DOMContentLoaded", showFinish);
+document.addEventListener("htmx:afterSettle", showFinish);
+document.addEventListener("htmx:oobAfterSwap", (event) => { if (event.detail.target?.id === "final") setTimeout(showFinish, 0); });

@@ -36,7 +36,7 @@ def test_the_player_who_went_out_is_not_offered_for_entry(table_server, phone):
     tap_for = page.locator(".tap-for")
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_attached()
     page.locator("#entry .went-out label", has_text="Ana").click()  # one phone for the table: Ana went out
-    expect(tap_for.get_by_label("Tap cards for Ana")).to_be_hidden()
+    expect(tap_for.get_by_label("Tap cards for Ana")).to_be_hidden()  # its place kept, empty
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_disabled()
     expect(tap_for.locator("label:visible")).to_have_count(3)
     # With a round in progress (a phone says who it is), the page the server renders says so too.

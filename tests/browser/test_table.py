@@ -290,17 +290,21 @@ def test_running_totals_are_one_tap_away(live_server, page, console_errors):
     assert console_errors == [], "\n".join(console_errors)
 
 
-def test_the_edit_links_qr_code_loads_when_edit_link_is_opened(live_server, page, shoot, console_errors):
+def test_the_first_qr_code_on_the_table_is_the_one_that_scores(live_server, page, shoot, console_errors):
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if "edit-qr.svg" in request.url else None)
     start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
-    page.wait_for_load_state("networkidle")
-    assert asked == []  # a closed "Edit link" asks for nothing: the code is made only for a look at it
-    page.locator("#share summary").click()
-    code = page.get_by_role("img", name="QR code of the edit link")
+    codes = page.locator("#share .qr-card")
+    expect(codes).to_have_count(2)
+    expect(codes.first).to_contain_text("Scan to score")
+    expect(codes.last).to_contain_text("Follow only")
+    code = codes.first.get_by_role("img", name="QR code of the edit link: scan it to score")
+    code.scroll_into_view_if_needed()
     expect(code).to_be_visible()
     page.wait_for_function("img => img.complete && img.naturalWidth > 100", arg=code.element_handle())
     assert len(asked) == 1
-    code.scroll_into_view_if_needed()
+    # Scanned, it opens the edit link: the page that scores (and asks who the phone is).
+    assert page.locator("#edit-link").input_value().startswith(f"{live_server.url}/g/")
+    assert "/join/" in page.locator("#edit-link").input_value()
     shoot("edit-link")
     assert console_errors == [], "\n".join(console_errors)

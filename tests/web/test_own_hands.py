@@ -36,16 +36,51 @@ def page(p, game):
 def test_a_phone_says_who_it_is_and_the_table_shows_that_hand_first(game):
     ben = phone(game)
     html = page(ben, game)
-    assert "Each player scores their own hand" in html and 'aria-label="This is me: Ben"' in html
+    # A phone that opened the edit link is asked who it is, first thing under the header.
+    assert "Who is this phone?" in html and 'aria-label="This is me: Ben"' in html
+    assert html.index("Who is this phone?") < html.index('id="announcement"')
+    assert "I enter for everyone" in html and "Just watching" in html
     assert take_seat(ben, game, 1).status_code == 302
     html = page(ben, game)
     assert "This is <strong>Ben</strong>&#x27;s phone." in html or "This is <strong>Ben</strong>'s phone." in html
-    assert "Each player scores their own hand" not in html  # the picker makes way
+    assert "Who is this phone?" not in html and "Each player scores their own hand" not in html  # the picker makes way
     assert "Send in Ben&#x27;s hand" in html or "Send in Ben's hand" in html
     assert 'name="active" value="1" checked' in html  # the keypad is Ben's
     assert Seat.objects.get().player.name == "Ben"
-    take_seat(ben, game, "")  # "Not me"
-    assert not Seat.objects.exists() and "Record round 1" in page(ben, game)
+    take_seat(ben, game, "")  # "Not me": asked again
+    html = page(ben, game)
+    assert not Seat.objects.exists() and "Record round 1" in html and "Who is this phone?" in html
+
+
+def test_a_phone_that_enters_for_everyone_is_asked_no_more(game):
+    keeper = phone(game)
+    assert take_seat(keeper, game, "everyone").status_code == 302
+    html = page(keeper, game)
+    assert "Who is this phone?" not in html and not Seat.objects.exists()
+    assert "Record round 1" in html and 'aria-label="Tap cards for Cy"' in html  # every hand: one phone for all
+    assert "Each player scores their own hand" in html  # a seat is still offered, in the share box
+
+
+def test_a_phone_that_is_just_watching_shows_what_a_follower_sees_and_may_score_after_all(game):
+    watcher = phone(game)
+    assert take_seat(watcher, game, "watch").status_code == 302
+    html = page(watcher, game)
+    assert "Who is this phone?" not in html and 'id="entry"' not in html
+    assert "This phone is watching" in html and "Score on this phone" in html
+    assert "edit-link" not in html  # the page a follower sees: no edit link shown
+    live = watcher.get(f"/g/{game['id']}/live/", HTTP_HX_REQUEST="true", HTTP_X_ENTRY_PRISTINE="1").content.decode()
+    assert 'id="entry-slot"' not in live  # its live parts are a follower's too
+    # It kept its right: "Score on this phone" asks again who it is, and it can take a seat.
+    take_seat(watcher, game, "")
+    assert "Who is this phone?" in page(watcher, game)
+    assert take_seat(watcher, game, 2).status_code == 302 and Seat.objects.get().player.name == "Cy"
+
+
+def test_the_maker_of_a_game_is_not_asked_who_its_phone_is(client):
+    made = client.post("/games/new/", {"ruleset": "mexican", "player": NAMES, "first_dealer": "0", "op": "create"})
+    html = client.get(made["Location"]).content.decode()
+    assert "Record round 1" in html and "Who is this phone?" not in html
+    assert "Each player scores their own hand" in html  # a seat is offered in the share box
 
 
 def test_a_seat_needs_the_edit_link(game):
@@ -65,7 +100,7 @@ def test_two_phones_claim_one_seat_the_later_holds_it_and_the_other_is_told(game
         "Ben&#x27;s hand is now scored on another phone." in told
         or "Ben's hand is now scored on another phone." in told
     )
-    assert "Each player scores their own hand" in told  # the first phone may choose again
+    assert "Who is this phone?" in told  # the first phone is asked again
     assert "is now scored on another phone" not in page(first, game)  # said once
     # Nothing Ben's hand held was lost: it is on the round in progress, whichever phone shows it.
     assert DraftHand.objects.get(player__name="Ben").cards == "4C"
@@ -244,4 +279,4 @@ def test_a_request_read_while_the_phones_own_claim_is_written_keeps_the_seat(gam
     # Once another phone holds the seat, this one is told, once, and forgets it.
     take_seat(phone(game), game, 1)
     assert "Ben's hand is now scored on another phone." in unescape(page(dee, game))
-    assert dee.session["seats"] == {}
+    assert dee.session["seats"] == {game["id"]: "ask"}  # and is asked again who it is
