@@ -119,7 +119,7 @@ def test_preview_shows_the_running_penalty(client):
     game = new_game(client)
     response = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "preview": "1"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
-    assert 'id="result-1" class="result" hx-swap-oob="true"' in html
+    assert 'id="result-1" class="result" data-hand="4C KC" hx-swap-oob="true"' in html
     assert '<span class="penalty">15</span> points = 5 + 10' in html
     # ... and beside the names above the keypad, where the thumb is.
     assert '<span id="tally-1" class="tally" hx-swap-oob="true">15</span>' in html
