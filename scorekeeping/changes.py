@@ -46,18 +46,14 @@ def change_line(rules: Rules, change: Change) -> str:
 
 def undo_notice(rules: Rules, undone: Change | None) -> str:
     """What Undo says it took back, as a person would say it: the recording or the correction
-    of a round (and what the recording had said), never a history line inside a sentence."""
+    of a round, never a history line inside a sentence."""
     if undone is None:
         return _("Undone: the last change.")
     where = rules.round_name(undone.round_number)
     if undone.action == Change.Action.CORRECT:
         return _("Undone: the correction of {where}.").format(where=where)
-    after = undone.after or {}
-    winner = after.get("winner")
-    went = _("{name} went out").format(name=winner) if winner else _("no one went out")
-    gave = ", ".join(f"{s['player']} {s['points']}" for s in after.get("scores", []) if s["player"] != winner)
-    what = f"{went}; {gave}" if gave else went  # as the history line says it
-    return _("Undone: the recording of {where} ({what}).").format(where=where, what=what)
+    # Short, to fit the notice above the Record bar: the form shows the round as it was recorded.
+    return _("Undone: the recording of {where}.").format(where=where)
 
 
 def change_clause(rules: Rules, change: Change) -> str:

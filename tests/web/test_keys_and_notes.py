@@ -114,7 +114,7 @@ def test_undo_says_what_it_took_back_in_a_sentence(client):
     undone = phone.post(f"{table}/undo/", {"version": "3"}, headers={"HX-Request": "true"}).content.decode()
     assert "Undone: the correction of round 1." in undone
     undone = phone.post(f"{table}/undo/", {"version": "4"}, headers={"HX-Request": "true"}).content.decode()
-    assert "Undone: the recording of round 1 (Ana went out; Ben 15, Cy 20)." in undone
+    assert "Undone: the recording of round 1." in undone
 
 
 def test_errors_start_with_a_capital(client):
