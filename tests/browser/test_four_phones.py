@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import settled
+from .helpers import flight_log, flight_recorder, settled
 from .test_own_hands import HANDS, NAMES, api
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,6 +57,7 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
     errors: list[str] = []
     for page in pages:
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        flight_recorder(page)  # each tap, request and swap, for a failure to say what happened
     seated, follower = pages[:4], pages[4]
     for page, name in zip(seated, NAMES, strict=True):
         page.goto(f"{base}/g/{game_id}/join/{token}/")
@@ -73,9 +74,14 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
         phone = dict(zip(NAMES, seated, strict=True))
         winner = next(n for n, r in roles.items() if r == "went out")
         recorder = next(n for n, r in roles.items() if r == "sent its hand")
-        # Who went out, tapped on the winner's own phone.
+        # Who went out, tapped on the winner's own phone, once it has settled: a tap made while a
+        # live fetch that asked for a fresh entry is on its way can still be lost (open in issue 34).
+        settled(phone[winner])
         phone[winner].locator("#entry .went-out label", has_text=winner).click()
-        expect(phone[recorder].locator("#draft-status")).to_contain_text(f"{winner} went out")
+        try:
+            expect(phone[recorder].locator("#draft-status")).to_contain_text(f"{winner} went out")
+        except AssertionError as failure:
+            raise AssertionError(f"round {number}, {winner}'s phone:\n{flight_log(phone[winner])[-6000:]}") from failure
         # The hands of the phone that does nothing and of the one that will tap a card come in from
         # elsewhere (another phone, the REST API); then that phone taps a card into its own hand.
         for name, role in roles.items():
