@@ -16,10 +16,10 @@ document.addEventListener("htmx:afterSwap", (event) => {
   entryTop = null;
 });
 
-// The notice ("Round 3 recorded. Undo") covers no control: the Record bar makes room for it at
-// its top (where the bar is stuck to the bottom of the screen the page moves up by as much, so
-// the keypad and the hand stay in view above it), and the notice sits in that room. The room
-// stays until the bar is drawn anew, so nothing moves when the notice goes.
+// The notice ("Round 3 recorded. Undo") covers no control and moves none: the Record bar keeps a
+// row for it (its first row, where each hand's penalty so far is, reserved at the notice's height
+// whether a notice shows or not), and the notice sits over that row while it shows. Without the
+// bar on the screen it sits at the bottom of the screen.
 function placeNotice() {
   const toast = document.getElementById("toast");
   const record = bar();
@@ -27,14 +27,8 @@ function placeNotice() {
   const height = window.innerHeight;
   const top = record?.getBoundingClientRect().top;
   if (!record || top < height / 4 || top > height) { toast.style.bottom = ""; return; }  // no bar on the screen
-  if (!record.dataset.noticeRoom) {
-    const room = toast.offsetHeight + 8;
-    record.style.paddingTop = `${room}px`;
-    record.dataset.noticeRoom = String(room);
-    const grewUp = top - record.getBoundingClientRect().top;
-    if (grewUp > 0) window.scrollBy(0, grewUp);
-  }
-  toast.style.bottom = `${height - record.getBoundingClientRect().top - Number(record.dataset.noticeRoom) + 4}px`;
+  const row = record.querySelector(".running") || record;
+  toast.style.bottom = `${Math.max(0, height - row.getBoundingClientRect().bottom)}px`;
 }
 // The hand being entered and its points stay in view above a Record bar stuck to the bottom of
 // the screen, when an entry came by push (another phone's step); after this phone's own taps
@@ -53,21 +47,13 @@ window.addEventListener("scroll", placeNotice, { passive: true });
 document.addEventListener("htmx:oobAfterSwap", (event) => {
   if (event.detail.target?.id === "entry-slot") setTimeout(() => { placeNotice(); keepHandInView(); placeNotice(); }, 0);
 });
-// The notice goes at the next tap elsewhere, or by itself after about 8 s; a bar stuck to the
-// bottom of the screen then gives its room back (its buttons stay put; the hand under the room
-// comes into view), a bar in its place in the page keeps it.
+// The notice goes at the next tap elsewhere, or by itself after about 8 s; nothing moves when it goes.
 const NOTICE_MS = 8000;
 let noticeTimer = null;
 function dismissNotice() {
-  const toast = document.getElementById("toast");
   clearTimeout(noticeTimer);
-  if (!toast?.firstChild) return;
-  toast.textContent = "";
-  const record = bar();
-  if (record?.dataset.noticeRoom && stuck(record)) {
-    record.style.paddingTop = "";
-    delete record.dataset.noticeRoom;
-  }
+  const toast = document.getElementById("toast");
+  if (toast?.firstChild) toast.textContent = "";
 }
 document.addEventListener("click", (event) => {
   if (!event.target.closest("#toast")) dismissNotice();

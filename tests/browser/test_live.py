@@ -87,7 +87,7 @@ def test_a_phone_typing_a_round_that_another_phone_records_moves_to_the_next(
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
     expect(other_phone.get_by_role("heading", name="Record round 2")).to_be_visible(timeout=2000)
     expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7")
-    expect(other_phone.locator("#stale")).to_contain_text("recorded on another phone")
+    expect(other_phone.locator("#toast")).to_contain_text("recorded on another phone")  # said where the thumb is
     expect(other_phone.locator("#hand-0")).to_have_value("")
     # Ana's round stands, and the second phone records the next one.
     expect(other_phone.locator(".board tbody tr").nth(1).locator("td").nth(0).locator(".pts")).to_have_text("5")
