@@ -69,6 +69,12 @@ def change_clause(rules: Rules, change: Change) -> str:
 def change_told(rules: Rules, change: Change) -> str:
     """A change made on another phone, as the other phones are told it in a short notice."""
     where = capfirst(rules.round_name(change.round_number))
+    if change.by:  # a seated phone made it: named by its player
+        if change.action == Change.Action.RECORD:
+            return _("{where} recorded by {name}'s phone.").format(where=where, name=change.by)
+        if change.action == Change.Action.CORRECT:
+            return _("{where} corrected by {name}'s phone.").format(where=where, name=change.by)
+        return _("{where}: a change undone by {name}'s phone.").format(where=where, name=change.by)
     if change.action == Change.Action.RECORD:
         return _("{where} recorded on another phone.").format(where=where)
     if change.action == Change.Action.CORRECT:

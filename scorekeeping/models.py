@@ -121,6 +121,9 @@ class Change(models.Model):
     after = models.JSONField(null=True, blank=True)
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
     version = models.PositiveIntegerField(help_text="The game's version after this change.")
+    by = models.CharField(
+        max_length=30, blank=True, default="", help_text="The player whose seated phone made the change, if one did."
+    )
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

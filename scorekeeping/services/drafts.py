@@ -167,7 +167,7 @@ def draft_discard(*, game: Game) -> None:
         touch(game)
 
 
-def draft_record(*, game: Game, version: int | None = None) -> Round:
+def draft_record(*, game: Game, version: int | None = None, by: str = "") -> Round:
     """Record the round in progress from the hands sent in, by ``round_record``: 400 naming
     every hand still missing; the draft is gone with the round's write."""
     with transaction.atomic():
@@ -185,7 +185,7 @@ def draft_record(*, game: Game, version: int | None = None) -> Round:
                     for p in status.missing
                 }
             )
-        return round_record(game=game, number=draft.number, entry=_counted(draft, status.counted))
+        return round_record(game=game, number=draft.number, entry=_counted(draft, status.counted), by=by)
 
 
 @dataclass(frozen=True)

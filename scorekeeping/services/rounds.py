@@ -76,6 +76,7 @@ def _round_write(
     correcting: bool,
     entry: RoundEntry,
     version: int | None,
+    by: str = "",
 ) -> Round:
     """Record the next round or correct a recorded one: the game locked, the round scored
     against the seats as they are, the old round (if any) kept in the history."""
@@ -104,15 +105,16 @@ def _round_write(
         if not correcting:  # the round in progress for it, if any, is now this round
             Draft.objects.filter(game=game, number=number).delete()
         action = Change.Action.CORRECT if correcting else Change.Action.RECORD
-        log_change(game, action, number, before=before, after=round_snapshot(rnd))
+        log_change(game, action, number, by=by, before=before, after=round_snapshot(rnd))
     return rnd
 
 
-def round_record(*, game: Game, number: int, entry: RoundEntry, version: int | None = None) -> Round:
-    """Record the next round. 409 if it is recorded already, 400 for anything wrong in it."""
-    return _round_write(game=game, number=number, correcting=False, entry=entry, version=version)
+def round_record(*, game: Game, number: int, entry: RoundEntry, version: int | None = None, by: str = "") -> Round:
+    """Record the next round. 409 if it is recorded already, 400 for anything wrong in it.
+    ``by``: the player whose seated phone records it, if one does."""
+    return _round_write(game=game, number=number, correcting=False, entry=entry, version=version, by=by)
 
 
-def round_replace(*, game: Game, number: int, entry: RoundEntry, version: int | None = None) -> Round:
+def round_replace(*, game: Game, number: int, entry: RoundEntry, version: int | None = None, by: str = "") -> Round:
     """Correct a recorded round: the totals follow, the old round stays in the history."""
-    return _round_write(game=game, number=number, correcting=True, entry=entry, version=version)
+    return _round_write(game=game, number=number, correcting=True, entry=entry, version=version, by=by)

@@ -14,7 +14,7 @@ from scorekeeping.services.snapshots import round_entries, round_restore
 from scorekeeping.services.versioning import locked, log_change
 
 
-def game_undo(*, game: Game, version: int | None = None) -> Change:
+def game_undo(*, game: Game, version: int | None = None, by: str = "") -> Change:
     """Undo the latest change still in force; the undo itself goes into the history."""
     with transaction.atomic():
         game = locked(game, version)
@@ -25,11 +25,11 @@ def game_undo(*, game: Game, version: int | None = None) -> Change:
         if last.before is not None:
             round_restore(game, last.before)
         return log_change(
-            game, Change.Action.UNDO, last.round_number, before=last.after, after=last.before, undoes=last
+            game, Change.Action.UNDO, last.round_number, by=by, before=last.after, after=last.before, undoes=last
         )
 
 
-def game_redo(*, game: Game, version: int | None = None) -> Change:
+def game_redo(*, game: Game, version: int | None = None, by: str = "") -> Change:
     """Take back the latest undo, while it is the latest change: the round undone is made again
     by the service that made it (recorded or corrected), and logged as such."""
     with transaction.atomic():
@@ -38,13 +38,14 @@ def game_redo(*, game: Game, version: int | None = None) -> Change:
         if last is None or last.action != Change.Action.UNDO or last.undoes is None or last.undoes.after is None:
             raise InvalidInput(_("There is nothing to redo"), "redo")
         after = last.undoes.after
-        round_remade(game=game, action=last.undoes.action, number=after["number"], entry=round_entries(after))
+        entry = round_entries(after)
+        round_remade(game=game, action=last.undoes.action, number=after["number"], entry=entry, by=by)
         return game.changes.order_by("-id")[0]
 
 
-def round_remade(*, game: Game, action: str, number: int, entry: RoundEntry) -> None:
+def round_remade(*, game: Game, action: str, number: int, entry: RoundEntry, by: str = "") -> None:
     """A round recorded or corrected once, made again by the service that made it at the table,
     from its snapshot's entries (``snapshots.round_entries``): a redo, or a change of an
     imported history."""
     remake = round_record if action == Change.Action.RECORD else round_replace
-    remake(game=game, number=number, entry=entry)
+    remake(game=game, number=number, entry=entry, by=by)

@@ -43,14 +43,17 @@ def what_changed(game: Game, version: int) -> str:
     return _("The game changed on another phone since you loaded it: {changes}").format(changes=said)
 
 
-def log_change(game: Game, action: str, number: int, **snapshots: Any) -> Change:
-    """Every write ends here: the game moves to its next version, and the change is kept."""
+def log_change(game: Game, action: str, number: int, by: str = "", **snapshots: Any) -> Change:
+    """Every write ends here: the game moves to its next version, and the change is kept (with
+    the player whose seated phone made it, ``by``, for the other phones to be told)."""
     game.version += 1
     game.live_version += 1
     game.save(update_fields=["version", "live_version", "updated_at"])
     announce(game)  # the open streams of this game, on every server process, at commit
     transaction.on_commit(partial(_its_night_moves, game.pk))
-    return Change.objects.create(game=game, action=action, round_number=number, version=game.version, **snapshots)
+    return Change.objects.create(
+        game=game, action=action, round_number=number, version=game.version, by=by[:30], **snapshots
+    )
 
 
 def touch(game: Game) -> None:

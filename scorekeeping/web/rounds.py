@@ -36,6 +36,7 @@ from scorekeeping.services import (
     round_replace,
     seat_claim,
     seat_leave,
+    seat_of,
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.entry import DraftView, EntryState, entry_view, no_winner_chosen
@@ -154,7 +155,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
             cut_bonus = state.cut_bonus if bonus_changed else None
             draft_start(game=game, number=number, winner=state.winner_name(players), cut_bonus=cut_bonus)
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
-            draft_record(game=game, version=form_int(request.POST.get("draft_version"), None))
+            draft_record(game=game, version=form_int(request.POST.get("draft_version"), None), by=_by(request, game))
             return _saved(request, game, number)
         if op in ("hand", "replace"):
             if state.winner == "":
@@ -190,7 +191,9 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     number = posted if 1 <= posted <= game.rules.last_round else (current.number if current else 0)
 
     def write(players: list[Player], state: EntryState) -> None:
-        round_record(game=game, number=number, entry=state.to_entry(players), version=state.version)
+        round_record(
+            game=game, number=number, entry=state.to_entry(players), version=state.version, by=_by(request, game)
+        )
 
     if number == 0 or (current is None and "tap" not in request.POST):
         return _entry_conflict_finished(request, game)
@@ -248,9 +251,18 @@ def round_edit(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
         return render_table(request, "scorekeeping/entry_page.html", context)
 
     def write(players: list[Player], state: EntryState) -> None:
-        round_replace(game=game, number=number, entry=state.to_entry(players), version=state.version)
+        round_replace(
+            game=game, number=number, entry=state.to_entry(players), version=state.version, by=_by(request, game)
+        )
 
     return _entry_response(request, game, number, True, write)
+
+
+def _by(request: HtmxHttpRequest, game: Game) -> str:
+    """The player whose hand this phone scores (its seat), for the other phones to be told whose
+    phone made a change; "" for a phone without a seat."""
+    seat = seat_of(game, phone.phone_key(request))
+    return seat.name if seat is not None else ""
 
 
 def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, undoing: bool = False) -> HttpResponse:
@@ -261,7 +273,7 @@ def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, 
     status = 200
     change = None
     try:
-        change = step(game=game, version=form_int(request.POST.get("version"), None))
+        change = step(game=game, version=form_int(request.POST.get("version"), None), by=_by(request, game))
         extra["notice"] = notice(change)
         extra["redo"] = undoing
     except (Conflict, InvalidInput) as exc:

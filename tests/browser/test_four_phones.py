@@ -4,8 +4,9 @@ follows, served as the start command serves it.
 Before each Record every phone's last action is one of: tapped who went out, tapped a card (into
 a hand another phone had sent in), sent its hand (that phone then records), did nothing, or
 followed only; the seated phones rotate the first four over the rounds. After each Record every
-phone shows the next round (its title, its wild cards, its own entry) within 2 s, and after
-round 7 every phone has the winner in view.
+phone shows the next round (its title, its wild cards, its own entry) within 2 s, the idle phone
+and the follower are told whose phone recorded it, and after round 7 every phone has the winner
+in view.
 """
 
 import json
@@ -104,6 +105,11 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
         if number < 7:
             expect(page.locator("#round-title")).to_have_text(f"Round {number + 1} of 7", timeout=SHOWN)
             current = _game(base, game_id)["current_round"]
+            # The phones that did nothing, and the one that only follows, are told whose phone it was.
+            idle = next(n for n, r in roles.items() if r == "did nothing")
+            for other in (phone[idle], follower):
+                told = f"Round {number} recorded by {recorder}'s phone."
+                expect(other.locator("#toast")).to_contain_text(told, timeout=SHOWN)
             assert current["number"] == number + 1
             for name, other in [*phone.items(), ("follower", follower)]:
                 title = other.locator("#round-title")

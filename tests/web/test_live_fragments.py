@@ -154,3 +154,34 @@ def test_an_entry_typed_for_a_round_since_recorded_is_replaced_whatever_was_type
         assert odd.status_code == 200
     page = typing.get(f"/g/{game['id']}/").content.decode()
     assert 'data-round="2"' in page  # what the phone's script sends back as X-Entry-Round
+
+
+def test_the_other_phones_are_told_whose_phone_made_a_change_once(client):
+    """Issue 34: a round recorded on Ana's seated phone is told on every other phone, followers too,
+    as "Round 1 recorded by Ana's phone."; a change from a phone without a seat (or the REST API)
+    as made "on another phone". The notice carries the version it is about, so a phone that made
+    the change, or was told of it already, does not show it again (static/js/place.js)."""
+    game = api_game(client)
+    ana, other = recording_phone(game), recording_phone(game)
+    ana.post(f"/g/{game['id']}/seat/", {"player": "0"})
+    ana.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "1", "op": "record"})  # the draft: Ben went out
+    ana.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "1", "active": "0", "hand-0": "5C", "op": "hand"})
+    client.put(
+        f"/api/games/{game['id']}/draft/hands/Cy/",
+        {"cards": "KD", "number": 1},
+        content_type="application/json",
+        HTTP_X_GAME_TOKEN=game["edit_token"],
+    )
+    recorded = ana.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "1", "op": "record"})
+    assert recorded.status_code in (200, 302)
+    told = other.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1").content.decode()
+    assert re.search(r'<p data-version="(\d+)" data-told>Round 1 recorded by Ana&#x27;s phone\.</p>', told), told[-800:]
+    follower = Client().get(f"/g/{game['id']}/live/").content.decode()
+    assert "Round 1 recorded by Ana&#x27;s phone." in follower
+    body = {"number": 2, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KD"}}
+    made = client.post(
+        f"/api/games/{game['id']}/rounds/", body, content_type="application/json", HTTP_X_GAME_TOKEN=game["edit_token"]
+    )
+    assert made.status_code == 201, made.content  # the REST API: no seat
+    told = other.get(f"/g/{game['id']}/live/", HTTP_X_ENTRY_PRISTINE="1").content.decode()
+    assert "Round 2 recorded on another phone." in told
