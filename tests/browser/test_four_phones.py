@@ -11,13 +11,14 @@ in view.
 
 import json
 import re
+import time
 import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from .helpers import flight_log, flight_recorder, settled
-from .test_own_hands import HANDS, NAMES, api
+from .test_own_hands import HANDS, NAMES, api, measured
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,12 +66,16 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
         # Asked where it lands, without scrolling: one tap on the name.
         ask = page.get_by_role("heading", name="Who is this phone?")
         expect(ask).to_be_in_viewport()
-        page.get_by_role("button", name=f"This is me: {name}").click()
+        me = page.get_by_role("button", name=f"This is me: {name}")
+        expect(me).to_be_in_viewport(ratio=1)
+        me.click()
         expect(page.locator("#seat-form")).to_contain_text(f"This is {name}'s phone.")
     follower.goto(f"{base}/g/{game_id}/")
     expect(follower.locator("#round-title")).to_have_text("Round 1 of 7")
 
+    seconds = {}
     for number in range(1, 8):
+        started = time.monotonic()
         roles = {NAMES[(i + number - 1) % 4]: ROLES[i] for i in range(4)}
         phone = dict(zip(NAMES, seated, strict=True))
         winner = next(n for n, r in roles.items() if r == "went out")
@@ -122,6 +127,7 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
                     expect(entry.get_by_role("heading", name=f"Record round {number + 1}")).to_be_visible(timeout=SHOWN)
                     expect(entry.locator("#seat-form")).to_contain_text(f"This is {name}'s phone.", timeout=SHOWN)
                     expect(entry.locator(".went-out input:checked")).to_have_count(0)
+        seconds[number] = round(time.monotonic() - started, 2)
     # The finish on every phone: the winner in view, the places, and Play again on the phones that hold the link.
     expect(phone[recorder].locator("#round-title")).to_have_text("Game over", timeout=SHOWN)
     final = _game(base, game_id)["standings"]
@@ -134,6 +140,8 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
         expect(page.locator("#entry")).to_have_count(0)
         if name != "follower":
             expect(page.get_by_role("button", name="Play again")).to_be_visible()
+    seconds[7] = round(time.monotonic() - started, 2)  # to the winner in view on every phone
     assert errors == []
+    measured("four phones, a whole game", {"first tap to every phone on the next round, s, by round": seconds})
     for context in contexts:
         context.close()
