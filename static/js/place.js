@@ -28,7 +28,7 @@ function placeNotice() {
   const top = record?.getBoundingClientRect().top;
   if (!record || top < height / 4 || top > height) { toast.style.bottom = ""; return; }  // no bar on the screen
   const row = record.querySelector(".running") || record;
-  toast.style.bottom = `${Math.max(0, height - row.getBoundingClientRect().bottom)}px`;
+  toast.style.bottom = `${Math.max(0, height - row.getBoundingClientRect().bottom + 6)}px`;  // 6 px clear of Record
 }
 // The hand being entered and its points stay in view above a Record bar stuck to the bottom of
 // the screen, when an entry came by push (another phone's step); after this phone's own taps

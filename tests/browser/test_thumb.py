@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import settled
-from .test_own_hands import HANDS, PENALTIES, six_rounds_played
+from .test_own_hands import HANDS, NAMES, PENALTIES, api, six_rounds_played
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -118,3 +118,23 @@ def test_a_tapped_card_shows_in_the_next_frame_with_the_network_held(table_serve
     settled(page)
     expect(page.locator("#entry .player-entry.active .chips button")).to_have_count(3)
     expect(page.locator("#entry .player-entry.active .penalty")).to_be_visible()
+
+
+@pytest.mark.parametrize("phone", SIZES[:1], indirect=True)
+def test_the_notice_after_record_leaves_by_itself_and_moves_nothing(table_server, phone):
+    page = phone
+    game = api(table_server.url, "/api/games/", {"players": NAMES, "first_dealer": "Ana"})
+    page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
+    page.get_by_role("button", name="I enter for everyone").click()
+    page.locator("#entry .went-out label", has_text="Ana").click()
+    for name, card in (("Ben", "5C"), ("Cy", "KD"), ("Dee", "JK")):
+        page.locator("#entry .tap-for label", has_text=name).click()
+        page.locator(f"#key-{card}").click()
+    settled(page)
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#toast")).to_contain_text("Round 1 recorded.")
+    expect(page.get_by_role("heading", name="Record round 2")).to_be_visible()
+    settled(page)
+    before = _boxes(page)
+    expect(page.locator("#toast")).to_be_empty(timeout=10_000)  # about 8 s, with no tap
+    _same(before, _boxes(page), "when the notice left")
