@@ -91,7 +91,8 @@ def test_the_edit_links_qr_code_is_served_to_its_phone_only_and_kept_by_no_cache
     qr_svg.cache_clear()
     page = phone.get(f"/g/{game['id']}/").content.decode()
     address = f"/g/{game['id']}/edit-qr.svg"
-    assert f'<img src="{address}" alt="QR code of the edit link: scan it to score" width="192" height="192" loading="lazy">' in page
+    alt = "QR code of the edit link: scan it to score"
+    assert f'<img src="{address}" alt="{alt}" width="192" height="192" loading="lazy">' in page
     assert qr_svg.cache_info().currsize == 1  # the view link's code only: no cache holds the token's
     image = phone.get(address)
     assert image.status_code == 200 and image["Content-Type"] == "image/svg+xml"
