@@ -79,8 +79,16 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
                 edit = base + edit_path(state.table.game_id, table_token(token or "", state.table)) if organiser else ""
                 tables.append({"state": state, "link": link, "edit": edit})
             sittings.append({"number": number, "tables": tables})
+        latest = shown.tables[max(shown.tables)] if shown.tables else []
+        playing = sum(1 for state in latest if not state.finished and not state.ended)
         nights.append(
-            {"night": shown.night, "sittings": sittings, "standings": shown.standings, "present": shown.present}
+            {
+                "night": shown.night,
+                "sittings": sittings,
+                "standings": shown.standings,
+                "present": shown.present,
+                "playing": playing,  # what "Finish the night?" says would end as it stands
+            }
         )
     skip = NIGHTS_IN_FULL + (page - 1) * NIGHTS_LISTED
     older, more = club_nights_listed(club=found, skip=skip, most=NIGHTS_LISTED)
@@ -247,6 +255,10 @@ def draw(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str
 
 @_organiser_only
 def finish(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
+    """The night ends: only once the organiser confirmed it in words ("Finish the night? Tables
+    still playing: 3"), so that a tap meant for Draw never ends a night."""
+    if request.POST.get("confirm") != "1":
+        raise InvalidInput(_("The night was not finished: confirm it with Yes, finish the night."), "confirm")
     night_finish(night=_night_of(club, night_id))
     return _("The night is finished.")
 

@@ -218,3 +218,27 @@ def test_the_club_page_shows_the_newest_nights_in_full_and_lists_the_older_ones(
     assert "Older nights" in html and "?page=2" not in html  # twenty nights fit on one page
     further = client.get(f"/c/{club.pk}/?page=2").content.decode()
     assert "No older club night." in further and 'href="?page=1"' in further and "<h3>" not in further
+
+
+def test_finishing_the_night_is_asked_in_words_and_a_stray_tap_changes_nothing(client):
+    """Issue 35: "Finish the night" sat under "Draw" with no confirmation, and one tap ended a night
+    at round 0. It is a fold of its own now ("Finish the night…"), saying how many tables still
+    play, and the server finishes a night only with the confirmation."""
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    club = f"/c/{made['id']}/"
+    client.get(made["organiser_url"].split("testserver")[1])
+    form = {"ruleset": "mexican", "sittings": "2", "table_size": "4", "scoring": "percentage"}
+    client.post(f"{club}nights/new/", form)
+    night = client.get(club).context["nights"][0]["night"]
+    client.post(f"{club}nights/{night.pk}/present/", {"more": "Ana\nBen\nCy\nDee\nEve\nFay\nGus\nHal"})
+    client.post(f"{club}nights/{night.pk}/draw/")
+    page = client.get(club).content.decode()
+    assert "Finish the night…" in page and "Tables still playing: 2. They end as they stand." in page
+    assert page.index("Draw the next sitting") < page.index("Finish the night…")
+    stray = client.post(f"{club}nights/{night.pk}/finish/", follow=True).content.decode()
+    assert "The night was not finished" in stray
+    night.refresh_from_db()
+    assert night.status == "open"
+    done = client.post(f"{club}nights/{night.pk}/finish/", {"confirm": "1"}, follow=True).content.decode()
+    night.refresh_from_db()
+    assert "The night is finished." in done and night.status != "open"
