@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from referee.engine import Rules, find_rules
+from scorekeeping import colours
 
 
 def new_game_id() -> str:
@@ -57,6 +58,9 @@ class Player(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField(help_text="0-based, clockwise")
     name = models.CharField(max_length=30)
+    colour = models.CharField(
+        max_length=12, choices=colours.CHOICES, default=colours.KEYS[0], help_text="Marks the player everywhere."
+    )
 
     class Meta:
         ordering = ["game", "seat"]
@@ -230,6 +234,9 @@ class Member(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(max_length=30)
     key = models.CharField(max_length=30)
+    colour = models.CharField(
+        max_length=12, choices=colours.CHOICES, default=colours.KEYS[0], help_text="Kept across the club's games."
+    )
     active = models.BooleanField(default=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 

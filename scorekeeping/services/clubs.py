@@ -27,6 +27,7 @@ from referee.engine import Rules, find_rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
 from referee.engine.words import MAX_NAME, clean_name, invisible_in
 from referee.engine.words import name_key as member_key
+from scorekeeping import colours as palette
 from scorekeeping import ratelimit
 from scorekeeping.errors import Conflict, InvalidInput, NotFound, TooManyRequests
 from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting
@@ -129,7 +130,9 @@ def _members(club: Club, names: Sequence[str]) -> list[Member]:
     for name in names:
         member = existing.get(member_key(name))
         if member is None:
-            member = Member.objects.create(club=club, name=name, key=member_key(name))
+            taken = Member.objects.filter(club=club).count()
+            colour = palette.KEYS[taken % len(palette.KEYS)]
+            member = Member.objects.create(club=club, name=name, key=member_key(name), colour=colour)
         elif not member.active:
             member.active = True
             member.save(update_fields=["active"])
@@ -325,6 +328,7 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
                 players=[m.name for m in members],
                 first_dealer=None,
                 token=token,
+                colours=palette.in_seat_order(len(members), [m.colour for m in members]),
             )
             ClubTable.objects.create(sitting=sitting, number=number, game=game, members=[m.pk for m in members])
         night_touch(night)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
 from referee.engine.rounds import draw_for_dealer
 from referee.engine.words import MAX_NAME, clean_name, invisible_in, name_key
+from scorekeeping import colours as palette
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game, Player
 from scorekeeping.services.tokens import new_token, token_hash
@@ -58,6 +59,30 @@ def _clean_names(names: Sequence[object], rules: Rules) -> list[str]:
     return cleaned
 
 
+def _colours(colours: Sequence[object] | None, names: list[str]) -> list[str]:
+    """Each seat's colour: as chosen (one per player, each its own), or the palette in seat order."""
+    if colours is None:
+        return palette.in_seat_order(len(names))
+    errors: dict[str, list[str]] = {}
+    if len(colours) != len(names):
+        message = _("colours: one colour per player ({n}), not {given}")
+        raise InvalidInput(message.format(n=len(names), given=len(colours)), "colours")
+    chosen = [c if isinstance(c, str) and c in palette.BY_KEY else "" for c in colours]
+    for i, colour in enumerate(chosen):
+        if not colour:
+            message = _("{name}: the colour must be one of {keys}")
+            errors[f"colours.{i}"] = [message.format(name=names[i], keys=", ".join(palette.KEYS))]
+    for clash in palette.clashes([c for c in chosen if c]):
+        seats = [names[i] for i, c in enumerate(chosen) if c == clash]
+        message = _("{names} have the same colour ({colour}): give each player a colour of their own")
+        errors[f"colours.{chosen.index(clash, chosen.index(clash) + 1)}"] = [
+            message.format(names=" & ".join(seats), colour=palette.BY_KEY[clash].name)
+        ]
+    if errors:
+        raise InvalidInput(errors)
+    return chosen
+
+
 def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str, str] | None) -> tuple[int, str]:
     if first_dealer is not None and draw:
         raise InvalidInput(_("Name the first dealer or draw for it, not both"), "first_dealer")
@@ -92,11 +117,13 @@ def game_create(
     first_dealer: str | None = None,
     draw: Mapping[str, str] | None = None,
     token: str | None = None,
+    colours: Sequence[object] | None = None,
 ) -> tuple[Game, str]:
     """A new game and its edit token (returned once; only its hash is kept). A club's draw
-    passes the token it derives for the table (``clubs.table_token``)."""
+    passes the token it derives for the table (``clubs.table_token``) and its members' colours."""
     rules = rules_of(ruleset, variants)
     names = _clean_names(players, rules)
+    shades = _colours(colours, names)
     seat, method = _first_dealer(names, first_dealer, draw)
     token = token or new_token()
     with transaction.atomic():
@@ -107,13 +134,22 @@ def game_create(
             first_dealer_seat=seat,
             first_dealer_method=method,
         )
-        Player.objects.bulk_create(Player(game=game, seat=i, name=n) for i, n in enumerate(names))
+        Player.objects.bulk_create(
+            Player(game=game, seat=i, name=n, colour=c) for i, (n, c) in enumerate(zip(names, shades, strict=True))
+        )
     return game, token
 
 
 def game_again(*, game: Game) -> tuple[Game, str]:
     """The next game at the same table: the same players in the same seats, the same rules and
     variants, and the deal passing on to the left of the last game's first dealer."""
-    names = [p.name for p in game.players.order_by("seat")]
+    players = list(game.players.order_by("seat"))
+    names = [p.name for p in players]
     first = names[(game.first_dealer_seat + 1) % len(names)]
-    return game_create(ruleset=game.ruleset, variants=list(game.variants), players=names, first_dealer=first)
+    return game_create(
+        ruleset=game.ruleset,
+        variants=list(game.variants),
+        players=names,
+        first_dealer=first,
+        colours=palette.in_seat_order(len(players), [p.colour for p in players]),
+    )
