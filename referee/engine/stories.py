@@ -289,6 +289,13 @@ class Comeback:
 
 
 @dataclass(frozen=True)
+class BestRound:
+    round: int
+    player: str
+    ahead: int  # points under the average of the others' points in that round (rounded)
+
+
+@dataclass(frozen=True)
 class Recap:
     winners: list[str]
     places: list[tuple[int, str, int]]  # (place, player, total), best first
@@ -296,6 +303,30 @@ class Recap:
     biggest_swing: Swing | None
     round_best: list[tuple[int, list[str]]]  # (round, best players)
     comeback: Comeback | None
+    margin: int | None = None  # the runner-up's total less the winner's; None without a single winner
+    best_round: BestRound | None = None
+
+
+def margin_of(winners: Sequence[str], places: Sequence[tuple[int, str, int]]) -> int | None:
+    """How far ahead a single winner finished: the next total less theirs (a shared win has none)."""
+    if len(winners) != 1 or len(places) < 2:
+        return None
+    return places[1][2] - places[0][2]
+
+
+def best_round(game: PlayedGame) -> BestRound | None:
+    """The round a player did best in against the table: the furthest under the average of the
+    others' points (the earlier round, then the earlier seat, on a tie); None below two players."""
+    found: BestRound | None = None
+    if len(game.players) < 2:
+        return None
+    for rnd in game.rounds:
+        for player in game.players:
+            others = [rnd.points[p] for p in game.players if p != player]
+            ahead = round(sum(others) / len(others) - rnd.points[player])
+            if ahead > 0 and (found is None or ahead > found.ahead):
+                found = BestRound(rnd.number, player, ahead)
+    return found
 
 
 def recap(game: PlayedGame) -> Recap:
@@ -332,4 +363,4 @@ def recap(game: PlayedGame) -> Recap:
             best.append((rnd.number, [p for p in game.players if rnd.points[p] == low_points]))
     overcome, when, winner = deficit_overcome(game)
     comeback = Comeback(winner, overcome, when) if winner is not None and when is not None else None
-    return Recap(winners, places, deciding, swing, best, comeback)
+    return Recap(winners, places, deciding, swing, best, comeback, margin_of(winners, places), best_round(game))

@@ -30,6 +30,7 @@ STYLES = [
 class Series:
     name: str
     totals: list[int]  # after each recorded round
+    colour: str = ""  # the player's colour (a palette key): drawn by the stylesheet, light or dark
 
 
 def cumulative(game: Game) -> tuple[list[int], list[Series]]:
@@ -41,19 +42,19 @@ def cumulative(game: Game) -> tuple[list[int], list[Series]]:
         for rnd in rounds:
             total += next((s.points for s in rnd.scores.all() if s.player_id == player.pk), 0)
             totals.append(total)
-        series.append(Series(player.name, totals))
+        series.append(Series(player.name, totals, player.colour))
     return [r.number for r in rounds], series
 
 
-def _marker(kind: str, x: float, y: float, colour: str) -> str:
+def _marker(kind: str, x: float, y: float, paint: str) -> str:
     if kind == "square":
-        return f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="{colour}"/>'
+        return f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6"{paint}/>'
     if kind == "diamond":
         d = f"M{x:.1f} {y - 4:.1f}L{x + 4:.1f} {y:.1f}L{x:.1f} {y + 4:.1f}L{x - 4:.1f} {y:.1f}Z"
-        return f'<path d="{d}" fill="{colour}"/>'
+        return f'<path d="{d}"{paint}/>'
     if kind == "triangle":
-        return f'<path d="M{x:.1f} {y - 4:.1f}L{x + 4:.1f} {y + 3:.1f}L{x - 4:.1f} {y + 3:.1f}Z" fill="{colour}"/>'
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>'
+        return f'<path d="M{x:.1f} {y - 4:.1f}L{x + 4:.1f} {y + 3:.1f}L{x - 4:.1f} {y + 3:.1f}Z"{paint}/>'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3"{paint}/>'
 
 
 def totals_svg(
@@ -94,17 +95,19 @@ def totals_svg(
     parts.append(f'<text x="{label_x:.1f}" y="{label_y}" class="tick" text-anchor="middle">{escape(round_word)}</text>')
     for k, s in enumerate(series):
         colour, dash, marker = STYLES[k % len(STYLES)]
+        # A player's own colour comes from the stylesheet (class pc-<key>: --pc, light or dark);
+        # a series without one takes the fixed colour of its place.
+        stroke, fill = (' class="ln"', ' class="mk"') if s.colour else (f' stroke="{colour}"', f' fill="{colour}"')
+        parts.append(f'<g class="series pc-{escape(s.colour)}">' if s.colour else "<g>")
         points = [(x(0), y(0))] if from_zero else []
         points += [(x(i), y(t)) for i, t in enumerate(s.totals, start=1)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
-        parts += [_marker(marker, px, py, colour) for px, py in points[1 if from_zero else 0 :]]
+        parts.append(f'<polyline points="{path}" fill="none"{stroke} stroke-width="2.5"{dash_attr}/>')
+        parts += [_marker(marker, px, py, fill) for px, py in points[1 if from_zero else 0 :]]
         lx, ly = left + (k % 3) * 105, legend_top + (k // 3) * 14
-        parts.append(
-            f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>'
-        )
-        parts.append(_marker(marker, lx + 9, ly, colour))
-        parts.append(f'<text x="{lx + 22}" y="{ly + 4}" class="legend">{escape(s.name[:14])}</text>')
+        parts.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}"{stroke} stroke-width="2.5"{dash_attr}/>')
+        parts.append(_marker(marker, lx + 9, ly, fill))
+        parts.append(f'<text x="{lx + 22}" y="{ly + 4}" class="legend">{escape(s.name[:14])}</text></g>')
     parts.append("</svg>")
     return mark_safe("".join(parts))

@@ -24,6 +24,19 @@ class BoardRow:
     place: int
     dealer: bool
     leader: bool
+    last: int | None = None  # the points of the last recorded round
+    last_won: bool = False  # went out in it
+    behind: int = 0  # the gap to the leader's total
+
+    @property
+    def initial(self) -> str:
+        return self.player.name[:1].upper()
+
+
+def by_place(rows: list[BoardRow], standings: Standings) -> list[BoardRow]:
+    """The scoreboard's rows in the order of the places (ties as the standings break them)."""
+    order = {s.player.pk: i for i, s in enumerate(standings.rows)}
+    return sorted(rows, key=lambda row: order[row.player.pk])
 
 
 def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentRound | None) -> list[BoardRow]:
@@ -31,6 +44,8 @@ def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentR
     rounds = {r.number: r for r in game.rounds.all()}
     points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
     rows = []
+    best = min((s.total for s in standings.rows), default=0)
+    last = max(rounds, default=None)
     for p in game.players.all():
         cells = []
         running = 0
@@ -55,6 +70,9 @@ def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentR
                 place=s.place,
                 dealer=current is not None and current.dealer.pk == p.pk,
                 leader=bool(rounds) and s.place == 1,
+                last=points.get((last, p.pk)) if last is not None else None,
+                last_won=last is not None and rounds[last].winner_id == p.pk,
+                behind=s.total - best,
             )
         )
     return rows

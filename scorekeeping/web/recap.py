@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from PIL import Image, ImageDraw, ImageFont
 
-from referee.engine.stories import Recap, recap
+from referee.engine.stories import BestRound, Recap, recap
 from referee.engine.words import names_and
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.links import share_url
@@ -38,6 +38,13 @@ class Told:
     recap: Recap
     headline: str
     lines: list[str]
+
+
+def best_round_line(best: BestRound, round_word: str) -> str:
+    """The round a player did best in against the table, in words."""
+    return _("Best {word}: {name} in {word} {n}, {points} under the others' average.").format(
+        word=round_word, name=best.player, n=best.round, points=best.ahead
+    )
 
 
 def recap_lines(told: Recap, round_word: str) -> tuple[str, list[str]]:

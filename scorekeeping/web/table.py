@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
-from referee.engine.stories import recap
+from referee.engine.stories import Recap, recap
 from referee.formdata import form_int
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.changes import change_line, change_told
@@ -49,8 +49,16 @@ from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
 from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
 from scorekeeping.web.pages import game_head, streamed
-from scorekeeping.web.presentation import DraftLine, announcement, board_rows, draft_line, draft_waiting
-from scorekeeping.web.recap import recap_lines
+from scorekeeping.web.presentation import (
+    BoardRow,
+    DraftLine,
+    announcement,
+    board_rows,
+    by_place,
+    draft_line,
+    draft_waiting,
+)
+from scorekeeping.web.recap import best_round_line, recap_lines
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
 # old one unreachable long before that, so this only bounds the cache's memory.
@@ -89,7 +97,8 @@ class Table:
     def standings(self) -> Standings:
         return game_standings(game=self.filled)
 
-    def board(self) -> list[Any]:
+    @cached_property
+    def board(self) -> list[BoardRow]:
         return board_rows(self.filled, self.rules, self.standings, self.current)
 
     def fresh_entry(self) -> EntryView | None:
@@ -140,10 +149,25 @@ class Table:
         latest = Change.objects.filter(game=self.game).order_by("-id").first()
         return change_told(self.rules, latest) if latest is not None and latest.version == self.game.version else ""
 
+    @cached_property
+    def recap(self) -> Recap:
+        return recap(played(self.filled))
+
     def story(self) -> list[str]:
         """The recap of a finished game in words (the table shows it under the final places)."""
-        _headline, lines = recap_lines(recap(played(self.filled)), _(self.rules.round_word))
+        _headline, lines = recap_lines(self.recap, _(self.rules.round_word))
         return lines
+
+    def finish(self) -> dict[str, Any]:
+        """What the finish shows beside the places: the winner's colour, the margin, the best round."""
+        told = self.recap
+        winners = self.standings.winners
+        best = told.best_round
+        return {
+            "colour": winners[0].colour if len(winners) == 1 else "",
+            "margin": told.margin,
+            "best": best_round_line(best, _(self.rules.round_word)) if best else "",
+        }
 
     def speech(self) -> str:
         return announcement(self.current, self.rules.last_round) if self.current else ""
@@ -189,13 +213,18 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "players": SimpleLazyObject(lambda: table.players),
         "standings": SimpleLazyObject(lambda: table.standings),
         "current": SimpleLazyObject(lambda: table.current),
-        "board": SimpleLazyObject(table.board),
+        "board": SimpleLazyObject(lambda: table.board),
+        # The scoreboard's two orders: the places, shown first, and the seats, one tap away.
+        "board_orders": SimpleLazyObject(
+            lambda: [("by-place", by_place(table.board, table.standings)), ("by-seat", table.board)]
+        ),
         "round_numbers": range(1, rules.last_round + 1),
         "round_word": _(rules.round_word),
         "can_edit": editable,
         "holds_token": editable and phone.holds_token(request, game),  # may make a new game, a new link
         "speech": SimpleLazyObject(table.speech),
         "recap_lines": SimpleLazyObject(table.story),
+        "finish": SimpleLazyObject(table.finish),
         "history": SimpleLazyObject(table.history),
         "told": SimpleLazyObject(table.told),
         "story": SimpleLazyObject(lambda: chart(table.filled)),

@@ -137,9 +137,9 @@ def _every_number_in_view(page):
     (or an eye) finds at its place: no pinned column covers it."""
     found = page.evaluate(
         """() => {
-        const wrap = document.querySelector('#scoreboard .board-wrap').getBoundingClientRect();
+        const wrap = document.querySelector('#sheet .board-wrap').getBoundingClientRect();
         const bad = [];
-        document.querySelectorAll('#scoreboard .board tbody tr').forEach((row) => {
+        document.querySelectorAll('#sheet .board tbody tr').forEach((row) => {
           Array.from(row.children).slice(1, -2).forEach((cell, i) => {
             const shown = Array.from(cell.querySelectorAll('.pts, .run')).find((s) => s.getClientRects().length > 0);
             if (!shown) { bad.push([i, 'nothing shown', cell.outerHTML.slice(0, 150)]); return; }
@@ -151,7 +151,7 @@ def _every_number_in_view(page):
             if (!hit || !cell.contains(hit)) bad.push([i, 'covered', hit && hit.outerHTML.slice(0, 60)]);
           });
         });
-        const box = document.querySelector('#scoreboard .board-wrap');
+        const box = document.querySelector('#sheet .board-wrap');
         return {bad, overflow: box.scrollWidth - box.clientWidth};
     }"""
     )
@@ -171,12 +171,12 @@ def test_the_final_scoreboard_shows_every_round_whole(table_server, phone):
     page = phone
     page.goto(f"{table_server.url}/g/{game['id']}/")
     expect(page.locator("#round-title")).to_have_text("Game over")
-    expect(page.locator("#scoreboard .board tbody tr").first.locator("td").nth(6)).to_contain_text("went out")
+    expect(page.locator("#sheet .board tbody tr").first.locator("td").nth(6)).to_contain_text("went out")
     _every_number_in_view(page)
     page.get_by_role("checkbox", name="Running totals after each round").check()
-    expect(page.locator("#scoreboard .board .run").first).to_be_visible()
+    expect(page.locator("#sheet .board .run").first).to_be_visible()
     _every_number_in_view(page)
-    row = page.locator("#scoreboard .board tbody tr", has_text="Cy")
+    row = page.locator("#sheet .board tbody tr", has_text="Cy")
     expect(row.locator("td").nth(6)).to_contain_text("720")  # 5 x 80 + 2 x 160, the last running total
 
 

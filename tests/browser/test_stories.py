@@ -40,7 +40,7 @@ def test_a_finished_games_recap_shared_to_a_fresh_browser(live_server, page, bro
     page.goto(game["edit_url"])
     final = page.locator("#final")
     expect(final).to_contain_text("Ana came back from 40 behind after round 1.")
-    page.get_by_role("link", name="The recap, to share").click()
+    page.get_by_role("link", name="Share the recap").click()
     expect(page.get_by_role("heading", name="Ana wins with 40")).to_be_visible()
     recap_url = page.url
 

@@ -241,7 +241,7 @@ def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
     page.goto(f"{live_server.url}/g/{game.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.locator("header.bar").bounding_box()["height"] < 60
-    wrap = page.locator("#scoreboard .board-wrap").bounding_box()
+    wrap = page.locator("#sheet .board-wrap").bounding_box()
     for cell in (
         page.locator(".board tbody tr").first.locator("td.total"),
         page.locator(".board tbody tr").first.locator("td.wins"),
@@ -275,7 +275,7 @@ def test_running_totals_are_one_tap_away(live_server, page, console_errors):
     start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
     enter_round(page, 2, "Ana", {"Ben": ["King of clubs"]})
-    ben = page.locator("#scoreboard .board tbody tr", has_text="Ben")
+    ben = page.locator("#sheet .board tbody tr", has_text="Ben")
     cell = ben.locator("td").nth(1)
     expect(cell.locator(".pts")).to_have_text("10")  # round 2 alone
     expect(cell.locator(".run")).to_be_hidden()

@@ -41,7 +41,7 @@ def test_the_running_totals_show_without_javascript(live_server, browser):
     context = browser.new_context(java_script_enabled=False, viewport=SIZES[0], is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{live_server.url}/g/{game.pk}/")
-    cell = page.locator("#scoreboard .board tbody tr", has_text="Ben").locator("td").nth(0)
+    cell = page.locator("#sheet .board tbody tr", has_text="Ben").locator("td").nth(0)
     expect(cell.locator(".run")).to_be_hidden()
     page.get_by_role("checkbox", name="Running totals after each round").check()  # CSS does the rest
     expect(cell.locator(".run")).to_be_visible()

@@ -1,6 +1,7 @@
 """The players' stories from games built by hand, every figure worked out by hand in comments."""
 
 from referee.engine.stories import (
+    BestRound,
     Comeback,
     HeadToHead,
     PlayedGame,
@@ -8,6 +9,7 @@ from referee.engine.stories import (
     Record,
     RulesetFigures,
     Swing,
+    margin_of,
     profile,
     recap,
     records,
@@ -101,3 +103,22 @@ def test_a_recap_worked_out_by_hand():
     assert nobody_out.comeback is None and nobody_out.deciding_round == 1  # Ben led from the start
     unfinished = recap(G5)
     assert unfinished.winners == [] and unfinished.deciding_round is None
+
+
+def test_the_finish_tells_the_margin_and_the_round_a_player_did_best_in():
+    # Ana 10 + 0 = 10, Ben 0 + 45 = 45, Cy 30 + 60 = 90: Ana wins by 35; in round 2 Ana scored 0
+    # against the others' average of (45 + 60) / 2 = 52.5, rounded half to even: 52, the best of any round.
+    played = game(
+        "g", "2026-12-01", ["Ana", "Ben", "Cy"], [(1, "Ben", [10, 0, 30]), (2, "Ana", [0, 45, 60])], [1, 2, 3]
+    )
+    told = recap(played)
+    assert told.margin == 35
+    assert told.best_round == BestRound(round=2, player="Ana", ahead=52)
+
+
+def test_a_shared_win_has_no_margin_and_an_even_round_no_best():
+    played = game("g", "2026-12-01", ["Ana", "Ben"], [(1, None, [20, 20])], [1, 1])
+    told = recap(played)
+    assert told.margin is None
+    assert told.best_round is None
+    assert margin_of(["Ana"], [(1, "Ana", 20)]) is None  # a table of one has nobody to be ahead of
