@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from referee.api import ERROR
 from referee.serializers import InputSerializer
+from scorekeeping import colours as palette
 from scorekeeping.access import check_token, creating, token_if_valid
 from scorekeeping.api.representations import (
     ChangeOutput,
@@ -72,6 +73,15 @@ class GamesView(APIView):
             allow_null=True,
             help_text="Draw for the deal: each player's card; the highest (aces high) deals.",
         )
+        colours = serializers.ListField(
+            child=serializers.ChoiceField(choices=palette.KEYS),
+            max_length=20,
+            required=False,
+            default=None,
+            allow_null=True,
+            help_text="Each player's colour in seat order, each a colour of its own; the palette in seat order"
+            " if absent.",
+        )
 
     @extend_schema(request=InputSerializer, responses={201: NewGameOutput, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
@@ -85,6 +95,7 @@ class GamesView(APIView):
                 players=data["players"],
                 first_dealer=data["first_dealer"],
                 draw=data["draw"],
+                colours=data["colours"],
             )
         return created(request, game, token)
 

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from referee.representations import RoundTableOutput
+from scorekeeping import colours as palette
 from scorekeeping.links import edit_path, view_path
 from scorekeeping.models import Change, DraftHand, Game, Round, Score
 from scorekeeping.selectors import Standings, game_current_round, game_standings
@@ -114,6 +115,9 @@ class SeatOutput(Output):
 
     name = serializers.CharField()
     seat = serializers.IntegerField()
+    colour = serializers.CharField(
+        help_text=f"The player's colour, kept for the game: one of {', '.join(palette.KEYS)}."
+    )
 
 
 class GameOutput(Output):

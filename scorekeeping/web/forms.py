@@ -18,6 +18,8 @@ class NewGameForm(RulesForm):
     draw = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=20)
     method = forms.ChoiceField(choices=[(m, m) for m in METHODS], required=False)
     dealer = WholeNumberField(required=False)
+    colour = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=20)  # a key each: the service checks them
+    known = forms.CharField(required=False, max_length=200)  # a name chip tapped: it fills the next empty seat
 
 
 class RoundEntryForm(forms.Form):

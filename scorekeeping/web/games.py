@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
-from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -17,9 +20,11 @@ from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.access import check_token, creating
 from scorekeeping.errors import EditForbidden, InvalidInput, TooManyRequests
 from scorekeeping.links import edit_path, qr_document, share_base
-from scorekeeping.models import Game
+from scorekeeping.models import Game, Player
 from scorekeeping.selectors import (
     game_get,
+    game_standings,
+    games_with_everything,
 )
 from scorekeeping.selectors.stories import names_known
 from scorekeeping.services import (
@@ -32,12 +37,57 @@ from scorekeeping.web.newgame import NewGameState
 from scorekeeping.web.pages import game_head, holding_token
 
 
+@dataclass(frozen=True)
+class Tile:
+    """A table this phone played, as home shows it: who, what, when, where it stands, and whether
+    this phone may start the next game there (it holds the edit right)."""
+
+    game: Game
+    players: list[Player]
+    started: datetime
+    days_ago: int  # 0 today, 1 yesterday
+    round_word: str  # "round", "deal": in the page's language
+    number: int  # the round to play next
+    last_round: int
+    finished: bool
+    winners: list[str]
+    replay: bool
+
+    @property
+    def names(self) -> str:
+        return " · ".join(p.name for p in self.players)
+
+
+def tiles(request: HtmxHttpRequest, ids: list[str]) -> list[Tile]:
+    """The games opened on this phone, newest first (4 queries)."""
+    games = {g.pk: g for g in games_with_everything().filter(pk__in=ids)}
+    today = timezone.localdate()
+    shown = []
+    for game in (games[i] for i in ids if i in games):
+        standings = game_standings(game=game)
+        rules = game.rules
+        started = timezone.localtime(game.created_at)
+        shown.append(
+            Tile(
+                game=game,
+                players=list(game.players.all()),
+                started=started,
+                days_ago=(today - started.date()).days,
+                round_word=_(rules.round_word),
+                number=min(len(game.rounds.all()) + 1, rules.last_round),
+                last_round=rules.last_round,
+                finished=standings.finished,
+                winners=[p.name for p in standings.winners],
+                replay=phone.holds_token(request, game),
+            )
+        )
+    return shown
+
+
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    ids = phone.game_ids(request)
-    games = {g.pk: g for g in Game.objects.filter(pk__in=ids).prefetch_related("players", "rounds")}
-    mine = [games[i] for i in ids if i in games]
-    return render(request, "scorekeeping/home.html", {"games": mine, "rulesets": RULESETS.values()})
+    context = {"tiles": tiles(request, phone.game_ids(request)), "rulesets": RULESETS.values()}
+    return render(request, "scorekeeping/home.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -47,23 +97,26 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
         template += "#form"
     ids = phone.game_ids(request)
     # The names this phone played with, and its clubs' members, offered as names are typed.
-    known = SimpleLazyObject(lambda: names_known(ids, phone.nights_played(request)))
+    known = names_known(ids, phone.nights_played(request))
+    # Back from a game just started lands here: offer the way back to it first, and its players
+    # first among the name chips (the rest in the order of their names).
+    recent = Game.objects.filter(pk=ids[0]).prefetch_related("players").first() if ids else None
+    chips = [*(p.name for p in recent.players.all()), *known] if recent else known
     if request.method != "POST":
         state = NewGameState.initial(request.GET)
-        # Back from a game just started lands here: offer the way back to it first.
-        recent = Game.objects.filter(pk=ids[0]).prefetch_related("players").first() if ids else None
-        return render(request, template, {"form": state.view(), "recent": recent, "known_names": known})
+        context = {"form": state.view(known=chips), "recent": recent, "known_names": known}
+        return render(request, template, context)
     state = NewGameState.from_post(request.POST)
     if not state.apply(request.POST.get("op", "")):
-        return render(request, template, {"form": state.view(), "known_names": known})
+        return render(request, template, {"form": state.view(known=chips), "known_names": known})
     try:
         with creating(request):
             game, token = game_create(**state.service_args())
     except TooManyRequests as exc:
-        context = {"form": state.view(exc.errors), "known_names": known}
+        context = {"form": state.view(exc.errors, known=chips), "known_names": known}
         return render(request, template, context, status=refused(request, 429))
     except InvalidInput as exc:
-        context = {"form": state.view(exc.errors), "known_names": known}
+        context = {"form": state.view(exc.errors, known=chips), "known_names": known}
         return render(request, template, context, status=refused(request, 422))
     url = reverse("table", args=[game.pk])
     response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)

@@ -60,8 +60,7 @@ def start_game(
 ) -> str:
     page.goto(base + "/games/new/")
     if not ruleset.startswith("Mexican"):
-        value = page.locator("#ruleset option", has_text=ruleset).get_attribute("value")
-        page.get_by_label("Rules").select_option(value=value)
+        page.get_by_role("radio", name=ruleset).check()
         expect(page.get_by_text("Players, clockwise")).to_be_visible()
         settled(page)  # the form comes back for the new rules: an add tapped before would be undone
     inputs = page.locator("input[name=player]")
