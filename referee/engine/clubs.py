@@ -14,6 +14,9 @@ Pure Python, no Django: the services map names to rows and call these.
   as a percentage; the night's figure is the average over the sittings played. "rank": a fixed
   pot per seat paid by place, ties sharing their places' points. Tie-break: the average of
   (table's average total − own total) per sitting (rummy's lower total is better).
+- ``running_totals``: before any table of the night has finished, every player of the tables
+  under way ranked by their game's total so far, as a table ranks them (the lower total first,
+  ties as the ruleset breaks them).
 - ``season_standings``: each player's best N nights (all by default), a minimum number of
   nights for the title.
 """
@@ -29,6 +32,7 @@ from typing import TypeVar
 
 from .errors import RefereeError
 from .i18n import ngettext
+from .rulesets import Rules, TieBreak
 
 SCORINGS = ("percentage", "rank")
 # What each place earns with the "rank" scoring, by table size (the club's pot per seat). The
@@ -220,6 +224,30 @@ def night_standings(tables: Sequence[Sequence[Seat]], scoring: str = "percentage
 
 
 @dataclass(frozen=True)
+class Running:
+    """One player's game so far at a table still playing: the total and rounds won, with places
+    (``place``) once ``running_totals`` ranked them across the room."""
+
+    player: str
+    table: int  # the table's number in its sitting
+    total: int
+    round_wins: int
+    place: int = 0
+
+
+def running_totals(players: Sequence[Running], rules: Rules) -> list[Running]:
+    """Every player of the tables under way, across the room, as ``rules`` ranks a table: the lower
+    total first, equal totals by rounds won where the ruleset breaks ties so, else sharing a
+    place; then by table and name. A guide while no table has finished, not the night's scoring."""
+
+    def key(row: Running) -> tuple[int, int]:
+        return row.total, -row.round_wins if rules.tie_break is TieBreak.ROUND_WINS else 0
+
+    rows = sorted(players, key=lambda r: (*key(r), r.table, r.player.casefold()))
+    return _placed(rows, key)
+
+
+@dataclass(frozen=True)
 class SeasonStanding:
     player: str
     nights: int
@@ -229,7 +257,7 @@ class SeasonStanding:
     place: int
 
 
-Ranked = TypeVar("Ranked", Standing, SeasonStanding)
+Ranked = TypeVar("Ranked", Standing, SeasonStanding, Running)
 
 
 def _placed(rows: Sequence[Ranked], key: Callable[[Ranked], object]) -> list[Ranked]:

@@ -8,10 +8,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, QuerySet, Sum
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
 
 from referee.engine import find_rules
-from referee.engine.clubs import SeasonStanding, Seat, Standing, night_standings, season_standings
+from referee.engine.clubs import (
+    Running,
+    SeasonStanding,
+    Seat,
+    Standing,
+    night_standings,
+    running_totals,
+    season_standings,
+)
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Sitting
 from scorekeeping.selectors import Standing as GameStanding
@@ -37,8 +45,16 @@ SITTINGS = (
 )
 
 
+def numbered(nights: QuerySet[Night]) -> QuerySet[Night]:
+    """``nights``, each with its ``number``: its place among the club's nights in the order they
+    were opened (the club's first night is Night 1), which tells two nights of one date apart.
+    A subquery of the query itself: no query more."""
+    earlier = Night.objects.filter(club=OuterRef("club"), pk__lte=OuterRef("pk")).order_by().values("club")
+    return nights.annotate(number=Subquery(earlier.annotate(n=Count("pk")).values("n")))
+
+
 def night_get(*, club: Club, night_id: int) -> Night:
-    night = Night.objects.filter(club=club, pk=night_id).prefetch_related(*SITTINGS).first()
+    night = numbered(Night.objects.filter(club=club, pk=night_id)).prefetch_related(*SITTINGS).first()
     if night is None:
         raise NotFound("no such night in this club", "night")
     return night
@@ -80,19 +96,19 @@ def _tables(nights: list[Night], among: QuerySet[Night, int] | list[int]) -> dic
     query of them) in three queries: the club's members, the players with their totals, the
     rounds won."""
     tables = [t for night in nights for s in night.sittings_drawn.all() for t in s.tables.all()]
-    club_members = Member.objects.filter(club_id=nights[0].club_id).values_list("id", "name")  # at most 500
-    members = {pk: MemberName(pk, name) for pk, name in club_members}
+    club_members = Member.objects.filter(club_id=nights[0].club_id).values_list("id", "name", "colour")  # <= 500
+    members = {pk: MemberName(pk, name, colour) for pk, name, colour in club_members}
     games = [t.game_id for t in tables]
     players: dict[str, list[SeatedPlayer]] = {g: [] for g in games}
     totals: dict[str, dict[int, int]] = {g: {} for g in games}
     rows = (
         Player.objects.filter(game__club_table__sitting__night__in=among)
-        .values_list("id", "game_id", "seat", "name")
+        .values_list("id", "game_id", "seat", "name", "colour")
         .annotate(total=Sum("scores__points"))
         .order_by("game_id", "seat")
     )
-    for pk, game_id, seat, name, total in rows:
-        players[game_id].append(SeatedPlayer(pk, seat, name))
+    for pk, game_id, seat, name, colour, total in rows:
+        players[game_id].append(SeatedPlayer(pk, seat, name, colour))
         totals[game_id][pk] = total or 0
     wins: dict[str, dict[int, int]] = {g: dict.fromkeys(totals[g], 0) for g in games}
     played: dict[str, int] = dict.fromkeys(games, 0)
@@ -129,7 +145,7 @@ class NightShown:
 
 def club_nights(*, club: Club, newest: int) -> list[NightShown]:
     """The club's ``newest`` nights, newest first, in full: seven queries however many."""
-    nights = Night.objects.filter(club=club).order_by("-date", "-id").prefetch_related("present")[:newest]
+    nights = numbered(Night.objects.filter(club=club)).order_by("-date", "-id").prefetch_related("present")[:newest]
     return [
         NightShown(night, tables, night_results(night, tables), {m.pk for m in night.present.all()})
         for night, tables in nights_tables(nights)
@@ -139,9 +155,8 @@ def club_nights(*, club: Club, newest: int) -> list[NightShown]:
 def club_nights_listed(*, club: Club, skip: int, most: int) -> tuple[list[Night], bool]:
     """After the newest ``skip`` nights, the next ``most`` (their date and state only), newest
     first, and whether older ones follow: one query."""
-    rows = list(
-        Night.objects.filter(club=club).order_by("-date", "-id").only("id", "date", "status")[skip : skip + most + 1]
-    )
+    listed = numbered(Night.objects.filter(club=club).only("id", "club_id", "date", "status"))
+    rows = list(listed.order_by("-date", "-id")[skip : skip + most + 1])
     return rows[:most], len(rows) > most
 
 
@@ -174,6 +189,23 @@ def night_results(night: Night, tables: dict[int, list[TableState]] | None = Non
     states = night_tables(night) if tables is None else tables
     finished = [_seats(s) for sitting in states.values() for s in sitting if s.finished]
     return night_standings(finished, night.scoring)
+
+
+def night_running(night: Night, tables: dict[int, list[TableState]]) -> list[Running]:
+    """While no table of the night has finished: the players of the latest sitting's tables that
+    have played a round, ranked across the room by their games' totals so far as the night's
+    ruleset ranks a table (``running_totals``); a table not started yet joins with its first round."""
+    if not tables:
+        return []
+    players = []
+    for state in tables[max(tables)]:
+        if state.finished or not state.played:
+            continue
+        by_seat = {row.player.seat: row for row in state.standings}
+        for seat, member in enumerate(state.members):
+            row = by_seat[seat]
+            players.append(Running(member.name, state.table.number, row.total, row.round_wins))
+    return running_totals(players, find_rules(night.ruleset, night.variants))
 
 
 def season(

@@ -246,6 +246,26 @@ def night_present(*, night: Night, names: object) -> list[Member]:
     return members
 
 
+def night_check_in(*, night: Night, member_id: int, here: bool) -> int:
+    """One name ticked (``here``) or unticked on the check-in list: that member in or out, the
+    others as they are, so that ticks sent one after another, or beside a whole list sent at
+    once, end as the organiser left the boxes. How many are here now."""
+    with transaction.atomic():
+        night = _locked_night(night)
+        member = Member.objects.filter(club_id=night.club_id, pk=member_id).first()
+        if member is None or not member.active:  # a retired member's box on a page loaded before
+            name = member.name if member is not None else str(member_id)
+            raise NotFound(_("{name} is no member of this club").format(name=name[:40]), "member")
+        if here and night.present.count() >= MAX_PRESENT:
+            raise InvalidInput(_("A night seats at most {n} players").format(n=MAX_PRESENT), "names")
+        if here:
+            night.present.add(member)
+        else:
+            night.present.remove(member)
+        night_touch(night)
+        return night.present.count()
+
+
 def _unfinished(sitting: Sitting) -> list[ClubTable]:
     """The tables of ``sitting`` whose game is not over and that were not ended."""
     tables = list(sitting.tables.select_related("game").annotate(played=Count("game__rounds")))

@@ -5,6 +5,7 @@ club's pages) so that the club page shows the organiser each table's edit link."
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -18,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from referee.engine import RULESETS
+from referee.engine import RULESETS, find_rules
 from referee.engine.clubs import SCORINGS
 from referee.formdata import form_int
-from referee.htmx import HtmxHttpRequest
+from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_svg, share_base, view_path
@@ -32,6 +33,7 @@ from scorekeeping.selectors.clubs import (
     club_nights_listed,
     night_get,
     night_results,
+    night_running,
     night_tables,
     season,
     still_entering,
@@ -42,6 +44,7 @@ from scorekeeping.services.clubs import (
     member_rename,
     member_retire,
     members_add,
+    night_check_in,
     night_create,
     night_finish,
     night_present,
@@ -134,6 +137,42 @@ def _leader(state: TableState) -> str:
     return f"{rows[0].player.name} {rows[0].total}" if state.played and rows else ""
 
 
+@dataclass(frozen=True)
+class TilePlayer:
+    """A player on a table's tile of the room screen: in their colour, the initial on it."""
+
+    name: str
+    colour: str
+    total: int
+    leads: bool
+    entering: bool  # their hand of the round in progress is not in yet
+
+    @property
+    def initial(self) -> str:
+        return self.name[:1].upper()
+
+
+def _tile_players(state: TableState, entering: list[str]) -> list[TilePlayer]:
+    """A table's players by place once a round is played (the leader first), else in seat order."""
+    rows = state.standings if state.played else sorted(state.standings, key=lambda r: r.player.seat)
+    return [
+        TilePlayer(
+            r.player.name, r.player.colour, r.total, bool(state.played) and r.place == 1, r.player.name in entering
+        )
+        for r in rows
+    ]
+
+
+def _colours(states: dict[int, list[TableState]]) -> dict[str, str]:
+    """Each member's colour by name on the room screen: the one their current table gives them
+    (as its tile and their phone show it), else the member's own."""
+    found = {m.name: m.colour for sitting in states.values() for state in sitting for m in state.members}
+    for state in states[max(states)] if states else []:
+        for member, seat in zip(state.members, sorted(state.standings, key=lambda r: r.player.seat), strict=False):
+            found[member.name] = seat.player.colour
+    return found
+
+
 @require_safe
 def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     """The room screen (a TV or a tablet in landscape, nothing to tap): the night's standings,
@@ -158,14 +197,29 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
         qr = qr_svg(seat) if not state.finished else qr_svg(view)
         waiting = entering.get(state.table.game_id, [])
         tables.append(
-            {"state": state, "leader": _leader(state), "qr": qr, "view": view, "seat": seat, "entering": waiting}
+            {
+                "state": state,
+                "leader": _leader(state),
+                "qr": qr,
+                "view": view,
+                "seat": seat,
+                "entering": waiting,
+                "players": _tile_players(state, waiting),
+                "pips": [n <= state.played for n in range(1, state.last_round + 1)],
+            }
         )
+    standings = night_results(night, states)
+    running = [] if standings else night_running(night, states)  # while no table has finished
+    colours = _colours(states)
     context = {
         "club": found,
         "night": night,
         "sitting": current,
         "tables": tables,
-        "standings": night_results(night, states),
+        "standings": standings,
+        "running": running,
+        "rows": [(row, colours.get(row.player, "")) for row in standings or running],  # with their colours
+        "round_word": _(find_rules(night.ruleset, night.variants).round_word),
         "stream": streamed(request),
         "events": night_events_path(found.pk, night.pk),
     }
@@ -174,7 +228,8 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
 
 def _organiser_only(view: Callable[..., str]) -> Callable[..., HttpResponse]:
     """A form of the organiser's: the club (404), the organiser's token from this phone's cookie
-    (403 without it), then back to the club page with what happened said once."""
+    (403 without it), then back to the club page with what happened said once; to htmx (a name
+    ticked on the check-in list), what happened alone, for the form's status line."""
 
     @wraps(view)
     def guarded(request: HtmxHttpRequest, club_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -188,8 +243,13 @@ def _organiser_only(view: Callable[..., str]) -> Callable[..., HttpResponse]:
         try:
             said = view(request, found, token or "", *args, **kwargs)
         except ScorekeepingError as exc:
+            if request.htmx:
+                context = {"said": exc.message, "failed": True}
+                return render(request, "clubs/club.html#said", context, status=refused(request, exc.status))
             messages.error(request, exc.message)
         else:
+            if request.htmx:
+                return render(request, "clubs/club.html#said", {"said": said})
             messages.success(request, said)
         return HttpResponseRedirect(reverse("club", args=[found.pk]))
 
@@ -217,8 +277,13 @@ def night_new(request: HtmxHttpRequest, club: Club, token: str) -> str:
 
 @_organiser_only
 def present(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
-    """Who is here: the members ticked, and the names typed (one a line), new members if need be."""
+    """Who is here: the members ticked, and the names typed (one a line), new members if need be;
+    or, a box ticked or unticked with htmx (``tick``: the member), that member alone."""
     night = _night_of(club, night_id)
+    tick = form_int(request.POST.get("tick"), None)
+    if tick is not None:
+        count = night_check_in(night=night, member_id=tick, here=str(tick) in request.POST.getlist("member"))
+        return ngettext("{n} player is here.", "{n} players are here.", count).format(n=count)
     ticked = set(request.POST.getlist("member"))
     names = [m.name for m in club.members.filter(active=True) if str(m.pk) in ticked]
     names += [line for line in request.POST.get("more", "").splitlines() if line.strip()][:MAX_MEMBERS]
