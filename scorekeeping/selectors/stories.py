@@ -208,6 +208,16 @@ class ServerStories:
             raise NotFound(f"nobody called {name[:40]} played here", "name")
         return self.stories.profile_of(known)
 
+    def colour(self, name: str) -> str:
+        """The colour ``name`` (as the games write it) had in the newest game they played: one query,
+        kept for the version as the rest."""
+
+        def read() -> str:
+            rows = Player.objects.filter(game__in=self._newest().values("pk"), name=name).order_by("-game__created_at")
+            return rows.values_list("colour", flat=True).first() or ""
+
+        return _kept(f"{self.slot}:colour:{_digest(name_key(name))}", self.stories.version, read)
+
     def player_records(self) -> list[PlayerRecord]:
         """The players' list (``selectors.player_records``), kept for the version as the rest."""
         version = self.stories.version
@@ -255,6 +265,12 @@ class ClubStories:
         if member is None:
             raise NotFound(f"{name[:40]} is no member of this club", "name")
         return self.stories.profile_of(member)
+
+    def colour(self, name: str) -> str:
+        """The member's own colour (what their tables start from): one query, not kept (a member's
+        colour changes no game)."""
+        found = Member.objects.filter(club=self.club, key=name_key(name)).values_list("colour", flat=True).first()
+        return found or ""
 
 
 def club_stories(club: Club) -> ClubStories:

@@ -107,8 +107,10 @@ def told_game(game_id: str) -> Told:
 @require_safe
 def recap_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     told = told_game(game_id)
+    colours = {p.name: p.colour for p in told.game.players.all()}
     context = {
         "told": told,
+        "podium": [(place, name, total, colours.get(name, "")) for place, name, total in told.recap.places],
         "image_url": share_url(request, f"/g/{game_id}/recap.png"),
         "page_url": share_url(request, f"/g/{game_id}/recap/"),
         "width": WIDTH,

@@ -13,7 +13,7 @@ from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWE
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club
-from scorekeeping.selectors.stories import ServerStories, club_stories, member_story, server_stories
+from scorekeeping.selectors.stories import ServerStories, club_stories, server_stories
 from scorekeeping.web.archive import listed
 from scorekeeping.web.charts import Series, totals_svg
 
@@ -30,16 +30,17 @@ def _titled(found: list[Record]) -> list[tuple[str, str, Record]]:
     return [(titles[r.title], _ruleset_name(r.ruleset), r) for r in found]
 
 
-def _context(found: Profile) -> dict[str, object]:
+def _context(found: Profile, colour: str) -> dict[str, object]:
+    """A profile's page, in the player's colour (``colour``: a palette key, or "")."""
     chart = None
     if len(found.rolling_average) > 1:
-        series = [Series(found.name, [round(v) for v in found.rolling_average])]
+        series = [Series(found.name, [round(v) for v in found.rolling_average], colour)]
         numbers = list(range(1, len(found.rolling_average) + 1))
         title = _("Rolling average, game by game")
         chart = totals_svg(numbers, series, title=title, round_word=_("Games"), from_zero=False)
     figures = [(_ruleset_name(r.ruleset), r) for r in found.by_ruleset]
     main = _ruleset_name(found.main_ruleset) if found.main_ruleset else ""
-    return {"profile": found, "chart": chart, "figures": figures, "main_ruleset": main}
+    return {"profile": found, "colour": colour, "chart": chart, "figures": figures, "main_ruleset": main}
 
 
 def _ruleset_name(slug: str) -> str:
@@ -50,11 +51,12 @@ def _ruleset_name(slug: str) -> str:
 @require_safe
 def club_member(request: HtmxHttpRequest, club_id: str, name: str) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
+    stories = club_stories(club)
     try:
-        found = member_story(club, name)
+        found = stories.profile(name)
     except NotFound:
         raise Http404 from None
-    context = {"club": club, **_context(found)}
+    context = {"club": club, **_context(found, stories.colour(found.name))}
     return render(request, "stories/profile.html", context)
 
 
@@ -72,11 +74,12 @@ def _server(request: HtmxHttpRequest) -> ServerStories:
 
 @require_safe
 def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    stories = _server(request)
     try:
-        found = _server(request).profile(name)
+        found = stories.profile(name)
     except NotFound:
         raise Http404 from None
-    return render(request, "stories/profile.html", _context(found))
+    return render(request, "stories/profile.html", _context(found, stories.colour(found.name)))
 
 
 @require_safe

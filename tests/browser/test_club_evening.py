@@ -171,7 +171,9 @@ def test_a_club_evening_of_thirteen_players_three_sittings_and_a_season(table_se
     assert {r["player"]: r["sittings"] for r in night["standings"]}["Mo"] == 2  # came late: ranked on two
     # The room screen shows them, brought there by push.
     expect(room.locator(".room-table tbody tr")).to_have_count(13)
-    shown = [line.split() for line in room.locator(".room-table tbody tr").all_inner_texts()]
+    shown = room.locator(".room-table tbody tr").evaluate_all(  # the name, not the initial on its colour
+        "rows => rows.map(tr => [...tr.children].map(c => (c.querySelector('.name') || c).innerText.trim()))"
+    )
     assert shown == [[str(r["place"]), r["player"], str(r["percent"]), str(r["sittings"])] for r in night["standings"]]
     call(base, "POST", f"{night_url}/finish/", {}, organiser_headers)
 

@@ -52,7 +52,7 @@ TILES = """
 """
 ROWS = """
 () => [...document.querySelectorAll('.room-table tbody tr')].map(tr => ({
-  cells: [...tr.children].map(c => c.innerText.trim()),
+  cells: [...tr.children].map(c => (c.querySelector('.name') || c).innerText.trim()),
   size: Math.min(...[...tr.children].map(c => parseFloat(getComputedStyle(c).fontSize))),
 }))
 """

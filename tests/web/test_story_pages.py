@@ -10,6 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
+from scorekeeping.models import Member
+
 pytestmark = pytest.mark.django_db
 
 JSON = "application/json"
@@ -40,6 +42,9 @@ def test_the_recap_on_the_table_on_its_page_and_as_pictures(client):
     assert f'href="/g/{made["id"]}/recap/"' in table
     page = client.get(f"/g/{made['id']}/recap/").content.decode()
     assert '<h1 id="recap-title">Ana wins with 40</h1>' in page
+    # Each place in its player's colour, given in seat order (Ana, Ben, Cy): blue, red, green.
+    podium = re.findall(r'<li class="pc-([a-z]+)"><span><span class="place">(\d)\.</span> (\w+)</span>', page)
+    assert podium == [("blue", "1", "Ana"), ("green", "2", "Cy"), ("red", "3", "Ben")]
     og = dict(re.findall(r'<meta property="og:([a-z:]+)" content="([^"]*)"', page))
     assert og["title"] == "Ana wins with 40"
     assert og["image"] == f"http://testserver/g/{made['id']}/recap.png"
@@ -85,6 +90,27 @@ def test_a_names_profile_and_the_records_of_this_server(client):
     assert records[1][2].player in ("Cy", "Dee")
 
 
+def test_a_profile_wears_the_colour_of_the_players_newest_game(client):
+    finished_game(client)  # Ana in seat 1: blue
+    made = client.post(
+        "/api/games/",
+        {"players": ["Ana", "Ben"], "first_dealer": "Ana", "colours": ["gold", "blue"]},
+        content_type=JSON,
+    ).json()
+    token = {"X-Game-Token": made["edit_token"]}
+    for number in range(1, 8):  # to the end: the rolling average counts finished games
+        body = {"number": number, "winner": "Ana", "points": {"Ben": 65 if number == 7 else 10}}
+        assert (
+            client.post(f"/api/games/{made['id']}/rounds/", body, content_type=JSON, headers=token).status_code == 201
+        )
+    page = client.get("/players/Ana/")
+    assert page.context["colour"] == "gold"
+    html = page.content.decode()
+    assert '<h1 class="profile-head pc-gold"><span class="swatch" aria-hidden="true">A</span> Ana</h1>' in html
+    assert '<g class="series pc-gold">' in html  # the rolling average's line
+    assert client.get("/players/Cy/").context["colour"] == "green"  # Cy's only game: seat 3
+
+
 def test_a_club_members_profile_and_records_pages(client):
     made = client.post("/api/clubs/", {"name": "De Joker"}, content_type=JSON).json()
     headers = {"X-Club-Token": made["organiser_token"]}
@@ -100,6 +126,8 @@ def test_a_club_members_profile_and_records_pages(client):
     profile = client.get(f"/c/{made['id']}/members/ben/")
     assert profile.status_code == 200 and profile.context["profile"].games == 1
     assert f'href="/c/{made["id"]}/members/Ana/"' in profile.content.decode()
+    Member.objects.filter(name="Ben").update(colour="purple")  # the member's own colour, as the organiser set it
+    assert client.get(f"/c/{made['id']}/members/ben/").context["colour"] == "purple"
     assert client.get(f"/c/{made['id']}/members/Zed/").status_code == 404
     records = client.get(f"/c/{made['id']}/records/").content.decode()
     assert "Most rounds gone out in one game" in records and f'href="/g/{table["game"]["id"]}/recap/"' in records
