@@ -3,6 +3,7 @@ link keeps the organiser's token on the phone (a cookie for the club's pages onl
 that phone sees each table's edit link."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -152,6 +153,13 @@ def test_a_single_games_room_screen_shows_the_round_to_deal_and_the_standings_la
     assert "<html" not in fragment and "Round 2 of 7" in fragment and "1 round played" in fragment
     rows = [(r.player.name, r.total, r.place) for r in client.get(room).context["standings"].rows]
     assert rows == [("Ben", 0, 1), ("Cy", 5, 2), ("Ana", 10, 3)]
+    # Each row in its player's colour (seat order: Ana blue, Ben red, Cy green), the initial on it.
+    shown = re.findall(
+        r'<tr class="pc-(\w+)"><td>\d</td><th scope="row"><span class="who"><span class="swatch" '
+        r'aria-hidden="true">(\w)</span><span class="name">(\w+)</span>',
+        client.get(room).content.decode(),
+    )
+    assert shown == [("red", "B", "Ben"), ("green", "C", "Cy"), ("blue", "A", "Ana")]
     assert f'href="{room}"' in client.get(f"/g/{made['id']}/").content.decode()
     assert client.get("/g/nosuchgame0/room/").status_code == 404
 
