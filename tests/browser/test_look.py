@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from scorekeeping import colours
 
+from .conftest import screenshots
 from .helpers import settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -99,7 +100,7 @@ PHONES = [pytest.param((s.values[0], scheme), id=f"{s.id}-{scheme}") for s in SI
 
 
 @pytest.mark.parametrize("phone", PHONES, indirect=True)
-def test_the_scoreboard_reads_from_across_the_table(live_server, phone, shoot):
+def test_the_scoreboard_reads_from_across_the_table(live_server, phone):
     game = four_rounds(live_server.url)
     phone.goto(f"{live_server.url}/g/{game['id']}/")
     rows = phone.locator("#scoreboard .by-place .standing")
@@ -155,7 +156,7 @@ def test_the_scoreboard_reads_from_across_the_table(live_server, phone, shoot):
     assert seats.locator(".swatch").all_inner_texts() == [n[0] for n in NAMES]
     phone.get_by_text("Seat order").click()
     expect(rows.first).to_be_visible()
-    shoot(f"table-six-{phone.size['width']}-{phone.scheme}")
+    screenshots(phone, f"table-six-{phone.size['width']}")  # the phone's page (``shoot`` takes ``page``)
 
 
 @pytest.mark.parametrize("phone", PHONES[2:], indirect=True)  # 390x844, light and dark
@@ -186,7 +187,7 @@ def test_the_entry_buttons_carry_each_players_colour(live_server, phone):
 
 
 @pytest.mark.parametrize("phone", PHONES[2:], indirect=True)
-def test_the_finish_is_worth_a_cheer(live_server, phone, shoot):
+def test_the_finish_is_worth_a_cheer(live_server, phone):
     game = four_rounds(live_server.url)
     # Rounds 5 to 7: 9, 11 and 13 cards held, every card 5 or more: Eva goes out twice and wins.
     for number, winner, points in [
@@ -222,6 +223,6 @@ def test_the_finish_is_worth_a_cheer(live_server, phone, shoot):
         expect(button).to_be_visible()
         box = button.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 140, box
-    shoot(f"finish-{phone.scheme}")
+    screenshots(phone, "finish")
     share.click()
     expect(phone.get_by_role("heading", name="Eva wins with 160")).to_be_visible()
