@@ -7,10 +7,15 @@ Pure Python, no Django: the selectors turn rows into ``PlayedGame`` records (a p
 a club member's, or a name on a home server as names are compared) and call these. Every figure
 is defined here, once:
 
-- A game counts in a profile and in the records once it is finished (every round recorded).
+- A game counts in a profile, the players' list, the records and the ladder once it is finished
+  (every round recorded), and they take the games **in the order they were played**
+  (``PlayedGame.order``, given by the selectors: a club's by the night's date, the night, the
+  sitting and the table; a server's by when the game finished), never by an id.
+- **Games**: the finished games played. **Won**: first place (a shared first place is a win for
+  each). **Rounds gone out**: the rounds of those games in which the player went out. The same
+  three figures on every page and in the API (``profile``, ``player_lines``, the ladder).
 - **Total**: the sum of a player's penalties; lower is better. Totals of different rulesets are
   never mixed: averages, best and worst games, the rolling average and the rounds are per ruleset.
-- **Won**: first place (a shared first place is a win for each).
 - **Longest win streak**: the most games won in a row, in the order they were played.
 - **Rolling average**: after each game, the average total of the last five games (fewer at the
   start) of the player's most played ruleset.
@@ -59,6 +64,15 @@ class PlayedGame:
     rounds: tuple[PlayedRound, ...]
     places: Mapping[str, int]  # final places, by the game's own tie-break
     finished: bool
+    # When it was played, as a key that sorts the games of one scope (a club's: the night's ISO
+    # date, the night, the sitting, the table; a server's: the ISO time it finished, then zeros);
+    # None: by ``date`` alone.
+    order: tuple[str, int, int, int] | None = None
+
+    @property
+    def played_order(self) -> tuple[tuple[str, int, int, int], str]:
+        """The key that sorts games in the order they were played (the id only settles a tie)."""
+        return (self.order or (self.date, 0, 0, 0)), self.game
 
     @property
     def totals(self) -> dict[str, int]:
@@ -119,8 +133,13 @@ class Profile:
     game_ids: list[str] = field(default_factory=list)  # the games counted, oldest first
 
 
+def in_played_order(games: Sequence[PlayedGame]) -> list[PlayedGame]:
+    """The finished games of ``games``, in the order they were played."""
+    return sorted((g for g in games if g.finished), key=lambda g: g.played_order)
+
+
 def _finished(games: Sequence[PlayedGame], name: str) -> list[PlayedGame]:
-    return sorted((g for g in games if g.finished and name in g.players), key=lambda g: (g.date, g.game))
+    return [g for g in in_played_order(games) if name in g.players]
 
 
 def longest_streak(results: Sequence[bool]) -> int:
@@ -198,6 +217,52 @@ def profile(name: str, games: Sequence[PlayedGame]) -> Profile:
     )
 
 
+# --- the players' list ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """A player's line in the players' list: the profile's figures (games, wins, rounds gone out)
+    with the rounds played and the penalties of those rounds (their average, best and worst)."""
+
+    name: str
+    games: int
+    wins: int
+    rounds: int
+    rounds_out: int
+    points: int
+    best: int | None
+    worst: int | None
+
+    @property
+    def average(self) -> float:
+        return round(self.points / self.rounds, 2) if self.rounds else 0.0
+
+
+def player_lines(games: Sequence[PlayedGame]) -> list[PlayerLine]:
+    """Every player of the finished ``games``, counted as ``profile`` counts them: most wins first,
+    then most rounds gone out, the lower average penalty a round, the name."""
+    lines: dict[str, list[int]] = {}  # name -> games, wins, rounds, out, points
+    best: dict[str, int] = {}
+    worst: dict[str, int] = {}
+    for game in in_played_order(games):
+        for name in game.players:
+            line = lines.setdefault(name, [0, 0, 0, 0, 0])
+            line[0] += 1
+            line[1] += game.places[name] == 1
+        for rnd in game.rounds:
+            for name in game.players:
+                value = rnd.points[name]
+                line = lines[name]
+                line[2] += 1
+                line[3] += rnd.winner == name
+                line[4] += value
+                best[name] = min(best.get(name, value), value)
+                worst[name] = max(worst.get(name, value), value)
+    found = [PlayerLine(n, g, w, r, o, p, best.get(n), worst.get(n)) for n, (g, w, r, o, p) in lines.items()]
+    return sorted(found, key=lambda x: (-x.wins, -x.rounds_out, x.average, x.name.casefold()))
+
+
 # --- records ------------------------------------------------------------------------------------
 
 LOWEST_TOTAL = "lowest game total"
@@ -234,7 +299,7 @@ def deficit_overcome(game: PlayedGame) -> tuple[int, int | None, str | None]:
 
 def records(games: Sequence[PlayedGame]) -> list[Record]:
     """Each record per ruleset over the finished games; the first to set it keeps it on a tie."""
-    played = sorted((g for g in games if g.finished), key=lambda g: (g.date, g.game))
+    played = in_played_order(games)
     found: dict[tuple[str, str], Record] = {}
 
     def offer(title: str, game: PlayedGame, player: str, value: int, better: bool) -> None:

@@ -25,12 +25,12 @@ from referee.serializers import FlagField, InputSerializer, TextField
 from scorekeeping import ratelimit
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import Output
-from scorekeeping.api.stories import PROFILE, profile_data
+from scorekeeping.api.stories import MEMBER_PROFILE, member_profile_data
 from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
 from scorekeeping.links import edit_path, view_path
 from scorekeeping.models import Club, Night
 from scorekeeping.selectors.clubs import club_get, night_get, night_results, night_tables, season
-from scorekeeping.selectors.stories import member_story
+from scorekeeping.selectors.stories import club_stories
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
     MAX_SITTINGS,
@@ -346,10 +346,12 @@ class MemberView(APIView):
 
         name = TextField(max_length=200, trim_whitespace=False)
 
-    @extend_schema(responses={200: PROFILE, 404: ERROR})
+    @extend_schema(responses={200: MEMBER_PROFILE, 404: ERROR})
     def get(self, request: Request, club_id: str, name: str) -> Response:
-        """A member's profile: games, wins, totals, rounds gone out, streak, head to head..."""
-        return Response(profile_data(member_story(club_get(club_id=club_id), name)))
+        """A member's profile: games, wins, totals, rounds gone out, streak, head to head..., and
+        their rating on the club's ladder with its history."""
+        stories = club_stories(club_get(club_id=club_id))
+        return Response(member_profile_data(stories.profile(name), stories.ladder()))
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MemberOutput, **WRITE_ERRORS})
     def patch(self, request: Request, club_id: str, name: str) -> Response:

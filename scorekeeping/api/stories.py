@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -15,15 +16,16 @@ from rest_framework.views import APIView
 
 from referee.api import ERROR
 from referee.engine import RULESETS
+from referee.engine.ladder import Ladder
 from referee.engine.stories import Profile, Recap, Record, recap
 from referee.serializers import InputSerializer, TextField
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import NewGameOutput
 from scorekeeping.api.writes import created
-from scorekeeping.errors import InvalidInput
+from scorekeeping.errors import InvalidInput, NotFound
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
-from scorekeeping.selectors.stories import club_stories, played
+from scorekeeping.selectors.stories import club_stories, played, server_stories
 from scorekeeping.services.clubs import count_tables
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 
@@ -57,7 +59,7 @@ RULESET_FIGURES_FIELDS = (
         "worst": _S.IntegerField(),
     },
 )
-PROFILE = _shape(
+PROFILE_FIELDS = (
     "Profile",
     {
         "name": _S.CharField(),
@@ -78,6 +80,59 @@ PROFILE = _shape(
         "rival": _S.CharField(allow_null=True),
         "nemesis": _S.CharField(allow_null=True),
     },
+)
+PROFILE = _shape(*PROFILE_FIELDS)
+RATING_HELP = (
+    "The conservative rating, mu - 3 sigma (OpenSkill's Plackett-Luce model, its default parameters), "
+    "rounded to 2 decimals: see docs/stories.md."
+)
+MEMBER_PROFILE = _shape(
+    "MemberProfile",
+    {
+        **PROFILE_FIELDS[1],
+        "rating": _S.FloatField(
+            allow_null=True, help_text=RATING_HELP + " Null below 3 rated games of the club's ladder ruleset."
+        ),
+        "rating_ruleset": _S.CharField(help_text="The ruleset of the ladder the rating is of: the one played most."),
+        "rating_history": _shape(
+            "RatingStep",
+            {"game": _S.CharField(), "rating": _S.FloatField(help_text="The rating after that game.")},
+            many=True,
+            help_text="One entry per rated game, oldest first (also below 3 games).",
+        ),
+    },
+)
+LADDER = _shape(
+    "Ladder",
+    {
+        "ruleset": _S.CharField(help_text="The ruleset whose finished games were rated."),
+        "players": _shape(
+            "LadderPlayer",
+            {
+                "name": _S.CharField(),
+                "rating": _S.FloatField(help_text=RATING_HELP),
+                "mu": _S.FloatField(),
+                "sigma": _S.FloatField(),
+                "games": _S.IntegerField(help_text="Rated games: the finished games of the ruleset."),
+                "wins": _S.IntegerField(),
+                "place": _S.IntegerField(help_text="By rating, highest first; equal ratings share a place."),
+            },
+            many=True,
+        ),
+        "unrated": _shape(
+            "LadderUnrated",
+            {"name": _S.CharField(), "games": _S.IntegerField(help_text="Fewer than 3 rated games.")},
+            many=True,
+        ),
+    },
+)
+LADDER_RULESET = OpenApiParameter(
+    "ruleset",
+    str,
+    OpenApiParameter.QUERY,
+    required=False,
+    enum=list(RULESETS),
+    description="Rate only this ruleset's games (default: the ruleset played most).",
 )
 RECORD_FIELDS = (
     "Record",
@@ -157,6 +212,45 @@ def profile_data(found: Profile) -> dict[str, Any]:
     }
 
 
+def ladder_data(found: Ladder) -> dict[str, Any]:
+    return {
+        "ruleset": found.ruleset,
+        "players": [
+            {
+                "name": r.name,
+                "rating": r.rating,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "games": r.games,
+                "wins": r.wins,
+                "place": r.place,
+            }
+            for r in found.players
+        ],
+        "unrated": [{"name": u.name, "games": u.games} for u in found.unrated],
+    }
+
+
+def member_profile_data(found: Profile, rated: Ladder) -> dict[str, Any]:
+    """A member's profile with their rating on the club's ladder (its default ruleset)."""
+    on = rated.rating_of(found.name)
+    history = [{"game": step.game, "rating": step.rating} for step in rated.history.get(found.name, [])]
+    rating = {"rating": on.rating if on else None, "rating_ruleset": rated.ruleset, "rating_history": history}
+    return profile_data(found) | rating
+
+
+def ladder_ruleset(request: Request) -> str | None:
+    """The ``ruleset`` asked for: a known slug, or None (the ruleset played most)."""
+    asked = request.query_params.get("ruleset")
+    if asked is None or asked == "":
+        return None
+    if asked not in RULESETS:
+        raise InvalidInput(
+            _("{value} is no ruleset: one of {known}").format(value=asked[:40], known=", ".join(RULESETS)), "ruleset"
+        )
+    return asked
+
+
 def records_data(found: list[Record]) -> dict[str, Any]:
     fields = ("title", "ruleset", "player", "value", "game", "date")
     return {"records": [{f: getattr(r, f) for f in fields} for r in found]}
@@ -189,6 +283,27 @@ class RecordsView(APIView):
     @extend_schema(responses={200: RECORDS, 404: ERROR})
     def get(self, request: Request, club_id: str) -> Response:
         return Response(records_data(club_stories(club_get(club_id=club_id)).records()))
+
+
+class LadderView(APIView):
+    """A club's ladder: every member rated from the club's finished games (OpenSkill's
+    Plackett-Luce model), the conservative rating first, beside games and wins; members with
+    fewer than 3 rated games listed apart."""
+
+    @extend_schema(parameters=[LADDER_RULESET], responses={200: LADDER, 400: ERROR, 404: ERROR})
+    def get(self, request: Request, club_id: str) -> Response:
+        return Response(ladder_data(club_stories(club_get(club_id=club_id)).ladder(ladder_ruleset(request))))
+
+
+class ServerLadderView(APIView):
+    """This server's ladder: the players of its games in no club, by name, rated as a club's are.
+    Not offered where the server keeps its lists private (``PRIVATE_LISTS``: 404)."""
+
+    @extend_schema(parameters=[LADDER_RULESET], responses={200: LADDER, 400: ERROR, 404: ERROR})
+    def get(self, request: Request) -> Response:
+        if settings.PRIVATE_LISTS:
+            raise NotFound(_("This server keeps its lists private"), "ladder")
+        return Response(ladder_data(server_stories().ladder(ladder_ruleset(request))))
 
 
 class RecapView(APIView):

@@ -39,52 +39,58 @@ PAGES = [
 ]
 
 
+def play_in_bulk(game: Game, rng: random.Random) -> None:
+    """Every round of ``game`` written at once as ``round_record`` writes it (a random player out,
+    the others a random possible penalty), its version moved as its changes would."""
+    rules = find_rules(game.ruleset, game.variants)
+    last = rules.last_round
+    players = list(Player.objects.filter(game=game).order_by("seat"))
+    rounds = []
+    for number in range(1, last + 1):
+        words = rules.in_words(number)
+        dealer = players[(game.first_dealer_seat + number - 1) % len(players)]
+        winner = rng.choice(players)
+        rounds.append(
+            Round(
+                game=game,
+                number=number,
+                winner=winner,
+                dealer=dealer,
+                dealt=words.dealt,
+                wild_rank=words.wild_rank or "",
+            )
+        )
+    Round.objects.bulk_create(rounds)
+    scores = []
+    for rnd in rounds:
+        for player in players:
+            points = 0 if player == rnd.winner else 5 * rng.randint(13 if rnd.number == last else 1, 40)
+            scores.append(Score(round=rnd, player=player, typed=True, penalty=points, points=points))
+    Score.objects.bulk_create(scores)
+    Game.objects.filter(pk=game.pk).update(version=F("version") + last, live_version=F("live_version") + last)
+
+
 def finished_games(count: int, seed: int = 1) -> float:
     """``count`` finished Mexican games of four of ``NAMES``; the seconds it took."""
     started = time.perf_counter()
     rng = random.Random(seed)
-    rules = find_rules("mexican", [])
-    last = rules.last_round
     for _game in range(count):
         names = rng.sample(NAMES, 4)
         with transaction.atomic():
             game, _token = game_create(ruleset="mexican", variants=[], players=names, first_dealer=names[0])
-            players = list(Player.objects.filter(game=game).order_by("seat"))
-            rounds = []
-            for number in range(1, last + 1):
-                words = rules.in_words(number)
-                dealer = players[(game.first_dealer_seat + number - 1) % 4]
-                winner = rng.choice(players)
-                rounds.append(
-                    Round(
-                        game=game,
-                        number=number,
-                        winner=winner,
-                        dealer=dealer,
-                        dealt=words.dealt,
-                        wild_rank=words.wild_rank or "",
-                    )
-                )
-            Round.objects.bulk_create(rounds)
-            scores = []
-            for rnd in rounds:
-                for player in players:
-                    points = 0 if player == rnd.winner else 5 * rng.randint(13 if rnd.number == last else 1, 40)
-                    scores.append(Score(round=rnd, player=player, typed=True, penalty=points, points=points))
-            Score.objects.bulk_create(scores)
-            Game.objects.filter(pk=game.pk).update(version=F("version") + last, live_version=F("live_version") + last)
+            play_in_bulk(game, rng)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # the statistics autovacuum keeps on a running database
             cursor.execute("ANALYZE")
     return time.perf_counter() - started
 
 
-def _percentile(values: list[float], share: float) -> float:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def _timed(client: Client, path: str) -> tuple[float, int, int]:
+def timed(client: Client, path: str) -> tuple[float, int, int]:
     with CaptureQueriesContext(connection) as captured:
         started = time.perf_counter()
         status = client.get(path).status_code
@@ -103,12 +109,12 @@ def stories_bench(write: Callable[[str], None], *, games: int = 2000, repeat: in
     missed = []
     for path, name in PAGES:
         cache.clear()
-        first_ms, status, first_queries = _timed(client, path)
+        first_ms, status, first_queries = timed(client, path)
         times, queries = [], 0
         for _ in range(repeat):
-            ms, status, queries = _timed(client, path)
+            ms, status, queries = timed(client, path)
             times.append(ms)
-        p50, p95 = statistics.median(times), _percentile(times, 0.95)
+        p50, p95 = statistics.median(times), percentile(times, 0.95)
         mark = "ok " if p95 < STORIES_P95_MS else "MISS"
         write(
             f"  {mark} {name} ({path}, {status}): p50 {p50:.1f} ms, p95 {p95:.1f} ms < {STORIES_P95_MS:.0f} ms, "
@@ -119,7 +125,7 @@ def stories_bench(write: Callable[[str], None], *, games: int = 2000, repeat: in
         unkept = []
         for _ in range(cold):
             cache.clear()
-            unkept.append(_timed(client, path)[0])
+            unkept.append(timed(client, path)[0])
         median = statistics.median(unkept)
         write(f"       nothing kept (the cache cleared before each): median of {cold} {median:.1f} ms")
     return missed

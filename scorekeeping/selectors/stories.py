@@ -26,14 +26,15 @@ from functools import cached_property
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Max, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
-from referee.engine import Rules, find_rules
-from referee.engine.stories import PlayedGame, PlayedRound, Profile, Record, profile, records
+from referee.engine import DEFAULT_RULESET, Rules, find_rules
+from referee.engine.ladder import Ladder, ladder, most_played
+from referee.engine.stories import PlayedGame, PlayedRound, PlayerLine, Profile, Record, player_lines, profile, records
 from referee.engine.words import name_key
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, ClubTable, Game, Member, Night, Player, Round, Score
-from scorekeeping.selectors import GAMES_IN_RECORDS, PlayerRecord, game_standings, placed, player_records
+from scorekeeping.models import Change, Club, ClubTable, Game, Member, Night, Player, Round, Score
+from scorekeeping.selectors import GAMES_IN_RECORDS, game_standings, placed
 from scorekeeping.selectors.seated import SeatedPlayer
 
 KEPT_SECONDS = 3600  # how long a process keeps a version's figures unasked (a new version replaces them)
@@ -70,6 +71,7 @@ class Table:
     variants: tuple[str, ...]
     date: str
     names: tuple[str, ...] | None = None
+    order: tuple[str, int, int, int] | None = None  # when it was played (``PlayedGame.order``)
 
 
 def folded(tables: list[Table], spelled: dict[str, str] | None = None) -> list[PlayedGame]:
@@ -113,7 +115,11 @@ def folded(tables: list[Table], spelled: dict[str, str] | None = None) -> list[P
         places = {by_id[row.player.pk]: row.place for row in placed(players, ruled, totals, wins)}
         finished = len(played_rounds) >= ruled.last_round
         seats = tuple(names[p.seat] for p in players)
-        found.append(PlayedGame(table.game, table.ruleset, table.date, seats, tuple(played_rounds), places, finished))
+        found.append(
+            PlayedGame(
+                table.game, table.ruleset, table.date, seats, tuple(played_rounds), places, finished, table.order
+            )
+        )
     return found
 
 
@@ -149,6 +155,13 @@ class Stories:
 
     def records(self) -> list[Record]:
         return _kept(f"{self.slot}:records", self.version, lambda: records(self.games()))
+
+    def ladder(self, ruleset: str | None = None) -> Ladder:
+        """The ladder of ``ruleset`` (a known slug; None: the ruleset played most, else the default),
+        rated once per version of the games, as the records are."""
+        main = _kept(f"{self.slot}:main", self.version, lambda: most_played(self.games()))
+        chosen = ruleset or main or DEFAULT_RULESET
+        return _kept(f"{self.slot}:ladder:{chosen}", self.version, lambda: ladder(self.games(), chosen))
 
     def profile_of(self, name: str) -> Profile:
         """``name``'s profile (written as the games write it: the caller has found it there)."""
@@ -194,8 +207,16 @@ class ServerStories:
         return _kept(f"{self.slot}:names", self.stories.version, read)
 
     def _fold(self) -> list[PlayedGame]:
-        rows = self._newest().values_list("pk", "ruleset", "variants", "created_at")
-        tables = [Table(pk, ruleset, tuple(variants), at.date().isoformat()) for pk, ruleset, variants, at in rows]
+        # A server's games in the order they finished: when their last round was first recorded
+        # (the newest "record" in their history; a correction or an undo later moves nothing).
+        finished = Max("changes__at", filter=Q(changes__action=Change.Action.RECORD))
+        newest = self.games.order_by("-created_at").annotate(finished=finished)[:GAMES_IN_RECORDS]
+        tables = [
+            Table(pk, ruleset, tuple(variants), at.date().isoformat(), order=((done or at).isoformat(), 0, 0, 0))
+            for pk, ruleset, variants, at, done in newest.values_list(
+                "pk", "ruleset", "variants", "created_at", "finished"
+            )
+        ]
         return folded(tables, self.spelled())
 
     def records(self) -> list[Record]:
@@ -208,6 +229,9 @@ class ServerStories:
             raise NotFound(f"nobody called {name[:40]} played here", "name")
         return self.stories.profile_of(known)
 
+    def ladder(self, ruleset: str | None = None) -> Ladder:
+        return self.stories.ladder(ruleset)
+
     def colour(self, name: str) -> str:
         """The colour ``name`` (as the games write it) had in the newest game they played: one query,
         kept for the version as the rest."""
@@ -218,10 +242,9 @@ class ServerStories:
 
         return _kept(f"{self.slot}:colour:{_digest(name_key(name))}", self.stories.version, read)
 
-    def player_records(self) -> list[PlayerRecord]:
-        """The players' list (``selectors.player_records``), kept for the version as the rest."""
-        version = self.stories.version
-        return _kept(f"{self.slot}:players", version, lambda: player_records(limit=GAMES_IN_RECORDS, ids=self.ids))
+    def player_lines(self) -> list[PlayerLine]:
+        """The players' list (``stories.player_lines``: the profile's figures), kept for the version."""
+        return _kept(f"{self.slot}:players", self.stories.version, lambda: player_lines(self.stories.games()))
 
 
 def server_stories(ids: list[str] | None = None) -> ServerStories:
@@ -247,11 +270,27 @@ class ClubStories:
         rows = (
             ClubTable.objects.filter(sitting__night__club=self.club)
             .order_by("-sitting__night__date", "-sitting__night_id", "-sitting__number", "number")
-            .values_list("game_id", "members", "sitting__night__date", "game__ruleset", "game__variants")
+            .values_list(
+                "game_id",
+                "members",
+                "sitting__night__date",
+                "game__ruleset",
+                "game__variants",
+                "sitting__night_id",
+                "sitting__number",
+                "number",
+            )
         )[:GAMES_IN_RECORDS]
         tables = [
-            Table(game, ruleset, tuple(variants), date.isoformat(), tuple(names[pk] for pk in members))
-            for game, members, date, ruleset, variants in rows
+            Table(
+                game,
+                ruleset,
+                tuple(variants),
+                date.isoformat(),
+                tuple(names[pk] for pk in members),
+                order=(date.isoformat(), night, sitting, number),  # the night, its sitting, the table
+            )
+            for game, members, date, ruleset, variants, night, sitting, number in rows
         ]
         return folded(tables)
 
@@ -266,6 +305,9 @@ class ClubStories:
             raise NotFound(f"{name[:40]} is no member of this club", "name")
         return self.stories.profile_of(member)
 
+    def ladder(self, ruleset: str | None = None) -> Ladder:
+        return self.stories.ladder(ruleset)
+
     def colour(self, name: str) -> str:
         """The member's own colour (what their tables start from): one query, not kept (a member's
         colour changes no game)."""
@@ -275,11 +317,6 @@ class ClubStories:
 
 def club_stories(club: Club) -> ClubStories:
     return ClubStories(club)
-
-
-def member_story(club: Club, name: str) -> Profile:
-    """A club member's profile (``NotFound`` for no member of that name, retired ones included)."""
-    return club_stories(club).profile(name)
 
 
 def names_known(game_ids: list[str], night_ids: list[int]) -> list[str]:

@@ -65,7 +65,7 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def players(request: HtmxHttpRequest) -> HttpResponse:
     ids, total = listed(request)
-    records = server_stories(ids).player_records()  # folded once per version of the games
+    records = server_stories(ids).player_lines()  # folded once per version of the games
     context = {"records": records, "total": total, "limit": GAMES_IN_RECORDS, "private": ids is not None}
     return render(request, "scorekeeping/players.html", context)
 

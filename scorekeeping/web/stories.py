@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from referee.engine import RULESETS
+from referee.engine.ladder import MINIMUM_GAMES, Ladder
 from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWEST_TOTAL, MOST_OUT, Profile, Record
 from referee.htmx import HtmxHttpRequest
 from scorekeeping.errors import NotFound
@@ -30,7 +31,28 @@ def _titled(found: list[Record]) -> list[tuple[str, str, Record]]:
     return [(titles[r.title], _ruleset_name(r.ruleset), r) for r in found]
 
 
-def _context(found: Profile, colour: str) -> dict[str, object]:
+def _rating(found: Profile, rated: Ladder, colour: str) -> dict[str, object]:
+    """The profile's rating on the ladder (its default ruleset): the figure and its place, and its
+    history drawn (each rated game's rating; the chart rounds to whole points, the text does not)."""
+    history = rated.history.get(found.name, [])
+    chart = None
+    if len(history) > 1:
+        series = [Series(found.name, [round(step.rating) for step in history], colour)]
+        title = _("Rating, game by game")
+        chart = totals_svg(
+            list(range(1, len(history) + 1)), series, title=title, round_word=_("Games"), from_zero=False
+        )
+    return {
+        "rated": rated.rating_of(found.name),
+        "rating_history": [step.rating for step in history],
+        "rating_chart": chart,
+        "ladder_ruleset": _ruleset_name(rated.ruleset),
+        "ladder_size": len(rated.players),
+        "needed": MINIMUM_GAMES,
+    }
+
+
+def _context(found: Profile, colour: str, rated: Ladder) -> dict[str, object]:
     """A profile's page, in the player's colour (``colour``: a palette key, or "")."""
     chart = None
     if len(found.rolling_average) > 1:
@@ -40,7 +62,14 @@ def _context(found: Profile, colour: str) -> dict[str, object]:
         chart = totals_svg(numbers, series, title=title, round_word=_("Games"), from_zero=False)
     figures = [(_ruleset_name(r.ruleset), r) for r in found.by_ruleset]
     main = _ruleset_name(found.main_ruleset) if found.main_ruleset else ""
-    return {"profile": found, "colour": colour, "chart": chart, "figures": figures, "main_ruleset": main}
+    return {
+        "profile": found,
+        "colour": colour,
+        "chart": chart,
+        "figures": figures,
+        "main_ruleset": main,
+        **_rating(found, rated, colour),
+    }
 
 
 def _ruleset_name(slug: str) -> str:
@@ -56,7 +85,7 @@ def club_member(request: HtmxHttpRequest, club_id: str, name: str) -> HttpRespon
         found = stories.profile(name)
     except NotFound:
         raise Http404 from None
-    context = {"club": club, **_context(found, stories.colour(found.name))}
+    context = {"club": club, **_context(found, stories.colour(found.name), stories.ladder())}
     return render(request, "stories/profile.html", context)
 
 
@@ -79,9 +108,41 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
         found = stories.profile(name)
     except NotFound:
         raise Http404 from None
-    return render(request, "stories/profile.html", _context(found, stories.colour(found.name)))
+    return render(request, "stories/profile.html", _context(found, stories.colour(found.name), stories.ladder()))
 
 
 @require_safe
 def server_records(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "stories/records.html", {"records": _titled(_server(request).records())})
+
+
+def _asked_ruleset(request: HtmxHttpRequest) -> str | None:
+    """``?ruleset=``: a known slug, or None for the ruleset played most (an unknown one: 404)."""
+    asked = request.GET.get("ruleset") or None
+    if asked is not None and asked not in RULESETS:
+        raise Http404(_("No such ruleset"))
+    return asked
+
+
+def _ladder(request: HtmxHttpRequest, found: Ladder, club: Club | None) -> HttpResponse:
+    """The ladder page: on a phone, or with ``?tv=1`` as a room screen (no site header or footer)."""
+    context = {
+        "club": club,
+        "ladder": found,
+        "ruleset_name": _ruleset_name(found.ruleset),
+        "rulesets": [(slug, rules.display_name) for slug, rules in RULESETS.items()],
+        "tv": request.GET.get("tv") == "1",
+        "needed": MINIMUM_GAMES,
+    }
+    return render(request, "stories/ladder.html", context)
+
+
+@require_safe
+def club_ladder(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    return _ladder(request, club_stories(club).ladder(_asked_ruleset(request)), club)
+
+
+@require_safe
+def server_ladder(request: HtmxHttpRequest) -> HttpResponse:
+    return _ladder(request, _server(request).ladder(_asked_ruleset(request)), None)

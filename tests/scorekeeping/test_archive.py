@@ -9,7 +9,8 @@ import pytest
 
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game
-from scorekeeping.selectors import games_summaries, player_records
+from scorekeeping.selectors import games_summaries
+from scorekeeping.selectors.stories import server_stories
 from scorekeeping.services import RoundEntry, game_undo, round_replace
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web.charts import cumulative, totals_svg
@@ -52,28 +53,29 @@ def test_chart_is_svg_with_a_title_a_line_per_player_and_escaped_names(make_game
     assert "style=" not in svg  # nothing the Content-Security-Policy would block
 
 
-def test_player_records_match_names_across_games(make_game, played):
+def test_the_players_list_counts_finished_games_as_the_profile_does(make_game, played):
     other = make_game(players=["ana", "Dee"], first_dealer="ana")
     for n in range(1, 7):
         record(other, n, "ana", {"Dee": "KC"})
     record(other, 7, "ana", points={"Dee": 130})  # 13 cards of 10 points
-    records = {r.name.casefold(): r for r in player_records()}
-    ana = records["ana"]
-    assert (ana.games, ana.won, ana.rounds, ana.rounds_won) == (2, 1, 11, 8)
-    assert (ana.best, ana.worst) == (0, 15)
-    assert ana.average == pytest.approx(25 / 11)
-    assert (records["dee"].games, records["dee"].won, records["dee"].worst) == (1, 0, 130)
-    assert records["ben"].worst == 30
-    # Only the newest games count when asked for fewer: here the other game alone.
-    newest = {r.name.casefold(): r for r in player_records(limit=1)}
-    assert set(newest) == {"ana", "dee"} and newest["ana"].games == 1
+    lines = {r.name.casefold(): r for r in server_stories().player_lines()}
+    # ``played`` has 4 of 7 rounds: an unfinished game counts nowhere (Ben and Cy played no other).
+    assert set(lines) == {"ana", "dee"}
+    ana, dee = lines["ana"], lines["dee"]
+    assert (ana.games, ana.wins, ana.rounds, ana.rounds_out, ana.best, ana.worst) == (1, 1, 7, 7, 0, 0)
+    assert (dee.games, dee.wins, dee.rounds, dee.rounds_out, dee.best, dee.worst) == (1, 0, 7, 0, 10, 130)
+    assert dee.average == round((6 * 10 + 130) / 7, 2)
+    profile = server_stories().profile("Ana")
+    assert (profile.games, profile.wins, profile.rounds_out) == (ana.games, ana.wins, ana.rounds_out)
 
 
 def test_the_story_pages_say_when_they_show_only_the_newest_games(client, make_game, played, monkeypatch):
     from scorekeeping.selectors import stories
     from scorekeeping.web import archive
 
-    make_game(players=["Eve", "Fay"], first_dealer="Eve")
+    newest = make_game(players=["Eve", "Fay"], first_dealer="Eve")
+    for n in range(1, 8):  # played out: the players' list counts finished games
+        record(newest, n, "Eve", points={"Fay": 130 if n == 7 else 10})
     assert "The latest" not in client.get("/games/").content.decode()
     monkeypatch.setattr(archive, "GAMES_LISTED", 1)
     monkeypatch.setattr(archive, "GAMES_IN_RECORDS", 1)

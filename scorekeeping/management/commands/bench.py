@@ -8,6 +8,7 @@ from referee.engine.solver import MAX_STEPS
 from scorekeeping.bench.against import against
 from scorekeeping.bench.clubs import club_bench
 from scorekeeping.bench.crowds import crowds
+from scorekeeping.bench.ladder import ladder_bench
 from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
 from scorekeeping.bench.room import room_bench
@@ -46,6 +47,11 @@ class Command(BaseCommand):
             help="only the players' stories: /players/, /records/ and profiles asked again and again, 2,000 games",
         )
         parser.add_argument(
+            "--ladder",
+            action="store_true",
+            help="only a club's ladder: 60 members, 500 finished games; the ladder, a profile and the records",
+        )
+        parser.add_argument(
             "--club-room",
             action="store_true",
             help="only a club night over HTTP: 160 phones and a room screen on two server processes",
@@ -73,6 +79,11 @@ class Command(BaseCommand):
             missed_stories = stories_bench(self.stdout.write)
             if missed_stories:
                 raise CommandError("missed targets: " + "; ".join(missed_stories))
+            return
+        if opts.get("ladder"):
+            missed_ladder = ladder_bench(self.stdout.write)
+            if missed_ladder:
+                raise CommandError("missed targets: " + "; ".join(missed_ladder))
             return
         if opts.get("club_room"):
             missed_room = room_bench(self.stdout.write, tables=opts["tables"])
