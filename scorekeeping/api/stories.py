@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.conf import settings
@@ -36,7 +37,9 @@ _S = serializers
 
 
 def _shape(name: str, fields: dict[str, Any], **kwargs: Any) -> Any:
-    return inline_serializer(name, fields, **kwargs)
+    """An inline serializer of copies of ``fields`` (a field belongs to one serializer, so two
+    shapes that share fields, a profile and a member's profile, each get their own)."""
+    return inline_serializer(name, copy.deepcopy(fields), **kwargs)
 
 
 HEAD_TO_HEAD_FIELDS = (
@@ -59,9 +62,11 @@ RULESET_FIGURES_FIELDS = (
         "worst": _S.IntegerField(),
     },
 )
-PROFILE_FIELDS = (
-    "Profile",
-    {
+
+
+def _profile_fields() -> dict[str, Any]:
+    """A profile's fields, made anew for each shape (a field belongs to one serializer)."""
+    return {
         "name": _S.CharField(),
         "games": _S.IntegerField(),
         "wins": _S.IntegerField(),
@@ -79,9 +84,10 @@ PROFILE_FIELDS = (
         "head_to_head": _shape(*HEAD_TO_HEAD_FIELDS, many=True),
         "rival": _S.CharField(allow_null=True),
         "nemesis": _S.CharField(allow_null=True),
-    },
-)
-PROFILE = _shape(*PROFILE_FIELDS)
+    }
+
+
+PROFILE = _shape("Profile", _profile_fields())
 RATING_HELP = (
     "The conservative rating, mu - 3 sigma (OpenSkill's Plackett-Luce model, its default parameters), "
     "rounded to 2 decimals: see docs/stories.md."
@@ -89,7 +95,7 @@ RATING_HELP = (
 MEMBER_PROFILE = _shape(
     "MemberProfile",
     {
-        **PROFILE_FIELDS[1],
+        **_profile_fields(),
         "rating": _S.FloatField(
             allow_null=True, help_text=RATING_HELP + " Null below 3 rated games of the club's ladder ruleset."
         ),
@@ -317,7 +323,8 @@ class RecapView(APIView):
 
 class SheetImportView(APIView):
     """An old paper score sheet (XLSX or CSV: a row per round, a column per player, names in the
-    first row) made a game of this server, or of a club with its organiser's token."""
+    first row), or this app's own CSV export (a row per player per round: the same game back),
+    made a game of this server, or of a club with its organiser's token."""
 
     parser_classes = [MultiPartParser]
 

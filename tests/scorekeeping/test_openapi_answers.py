@@ -144,7 +144,10 @@ def test_every_club_answer_is_the_one_the_schema_documents(api):
     api("post", f"{url}/finish/", {}, 200, organiser)
     api("put", f"{url}/present/", {"names": ["Zed"]}, 409, organiser)
     api("get", f"{base}/")
-    assert api.uncalled("/api/clubs/") == []
+    api("get", f"{base}/ladder/")  # the club's ladder, rated from its finished games
+    api("get", f"{base}/ladder/?ruleset=poker", status=400)
+    api("get", "/api/ladder/")
+    assert api.uncalled("/api/clubs/") == [] and api.uncalled("/api/ladder/") == []
 
 
 def test_every_game_answer_is_the_one_the_schema_documents(api, settings):
