@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from referee.engine import RefereeError
+from referee.engine.sheets import EXPORT_COLUMNS, FORMULA_STARTS  # the format the sheet import reads back
 from scorekeeping.errors import InvalidInput, ScorekeepingError, flatten_errors
 from scorekeeping.models import Change, Game
 from scorekeeping.selectors import game_get
@@ -58,9 +59,6 @@ def game_document(game: Game) -> dict[str, Any]:
     }
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
 def csv_text(text: str) -> str:
     """A text cell a spreadsheet shows as text: one that would start a formula gets a leading
     apostrophe (OWASP's advice against CSV injection)."""
@@ -68,23 +66,12 @@ def csv_text(text: str) -> str:
 
 
 def game_csv(game: Game) -> str:
+    """A row per player per round (the cards left, or none where the points were typed), then a
+    total row per player: the sheet import (``referee.engine.sheets``) reads it back as the game."""
     out = io.StringIO()
     writer = csv.writer(out)
     rules = game.rules
-    writer.writerow(
-        [
-            rules.round_word,
-            "dealer",
-            "wild rank",
-            "player",
-            "went out",
-            "cards",
-            "penalty",
-            "adjustment",
-            "points",
-            "buys",
-        ]
-    )
+    writer.writerow([rules.round_word, *EXPORT_COLUMNS])
     names = {p.pk: csv_text(p.name) for p in game.players.all()}
     totals = dict.fromkeys(names, 0)  # by player: "=A" and "'=A" are both written '=A
     for rnd in game.rounds.all():

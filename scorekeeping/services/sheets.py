@@ -11,7 +11,9 @@ holds more than ``MAX_TAGS`` elements, all before openpyxl parses any of it: wha
 goes by the elements it parses (as much as 40 µs each for a style), not by the bytes, and a few
 kilobytes unpack to megabytes of them. openpyxl then reads it with Python's XML parser (expat:
 entity expansion is refused), in read-only mode: only the first sheet's rows are parsed, and
-no further than row ``MAX_ROWS`` + 1, where the sheet is refused as too long.
+no further than row ``MAX_ROWS`` + 1, where the sheet is refused as too long. A sheet whose first
+row is the app's CSV export's (``is_export_header``) may be longer: ``LONG_ROWS`` rows, the
+longest export a game of any ruleset can have (89: Shanghai's ten deals of eight players).
 """
 
 from __future__ import annotations
@@ -29,8 +31,16 @@ import openpyxl
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.engine.rounds import RoundEntry
-from referee.engine.sheets import MAX_SHEET_NAME, MAX_VALUE, Refused, Value, read_sheet, shorten
+from referee.engine.sheets import (
+    LONG_ROWS,
+    MAX_SHEET_NAME,
+    MAX_VALUE,
+    Refused,
+    Value,
+    is_export_header,
+    read_sheet,
+    shorten,
+)
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
 from scorekeeping.services.clubs import members_of, table_token
@@ -42,7 +52,7 @@ MAX_UNPACKED = 4 * 1024 * 1024
 MAX_PARTS = 200
 MAX_PART = 256 * 1024  # a part's unpacked size
 MAX_TAGS = 16_000  # XML elements in the whole book, counted by their "<" (a full score sheet has about 4,000)
-MAX_ROWS = 60
+MAX_ROWS = 60  # a paper sheet's; the app's own export may have LONG_ROWS
 MAX_COLUMNS = 12
 DATE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 # A merged range in a worksheet's XML (read-only openpyxl keeps none): <mergeCell ref="B1:C1"/>.
@@ -69,10 +79,15 @@ def _date() -> Refused:
     return Refused(_("a date: a score sheet's cells hold points"))
 
 
-def _too_big(rows: int, columns: int) -> InvalidInput | None:
-    if rows > MAX_ROWS:
+def _most_rows(head: Sequence[Value]) -> int:
+    """The rows a sheet may have, by its first row: the app's export may be longer than paper."""
+    return LONG_ROWS if is_export_header(head) else MAX_ROWS
+
+
+def _too_big(rows: int, columns: int, most_rows: int = MAX_ROWS) -> InvalidInput | None:
+    if rows > most_rows:
         return InvalidInput(
-            _("the sheet has {n} rows; a score sheet has at most {most}").format(n=rows, most=MAX_ROWS), "file"
+            _("the sheet has {n} rows; a score sheet has at most {most}").format(n=rows, most=most_rows), "file"
         )
     if columns > MAX_COLUMNS:
         return InvalidInput(
@@ -131,7 +146,10 @@ def _first_sheet(packed: zipfile.ZipFile, book: Any) -> tuple[str, list[list[Val
     if not book.worksheets:
         raise InvalidInput(_("the workbook holds no sheet"), "file")
     sheet = book.worksheets[0]
-    refused = _too_big(sheet.max_row or 0, sheet.max_column or 0)  # as the sheet's <dimension> says
+    most = MAX_ROWS
+    if (sheet.max_row or 0) > MAX_ROWS:  # as the sheet's <dimension> says: too long, unless an export
+        most = _most_rows(next(sheet.iter_rows(min_row=1, max_row=1, max_col=MAX_COLUMNS, values_only=True), ()))
+    refused = _too_big(sheet.max_row or 0, sheet.max_column or 0, most)
     if refused:
         raise refused
     title = shorten(str(sheet.title), MAX_SHEET_NAME)
@@ -143,19 +161,21 @@ def _first_sheet(packed: zipfile.ZipFile, book: Any) -> tuple[str, list[list[Val
             ),
             "file",
         )
-    sheet.reset_dimensions()  # which may be missing or lie: then each row is read as wide as it is, up to row 61
+    sheet.reset_dimensions()  # which may be missing or lie: then each row is read as wide as it is
     rows: list[list[Value]] = []
-    for number, row in enumerate(sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 1), start=1):
+    for number, row in enumerate(sheet.iter_rows(min_row=1, max_row=LONG_ROWS + 1), start=1):
         if any(cell.value is not None for cell in row[MAX_COLUMNS:]):
             raise InvalidInput(
                 _("the sheet has more than {most} columns; a score sheet has at most {most}").format(most=MAX_COLUMNS),
                 "file",
             )
         values = [_value(cell) for cell in row[:MAX_COLUMNS]]
-        if number > MAX_ROWS:
+        if number == 1:
+            most = _most_rows(values)
+        if number > most:
             if any(v is not None for v in values):
                 raise InvalidInput(
-                    _("the sheet has more than {most} rows; a score sheet has at most {most}").format(most=MAX_ROWS),
+                    _("the sheet has more than {most} rows; a score sheet has at most {most}").format(most=most),
                     "file",
                 )
             break
@@ -171,13 +191,14 @@ def _csv(data: bytes) -> tuple[str, list[list[Value]]]:
     if "\x00" in text:
         raise InvalidInput(_("this is no spreadsheet this app can read (XLSX or CSV)"), "file")
     lines = text.splitlines()
-    refused = _too_big(len(lines), 0)
-    if refused:
-        raise refused
     sample = "\n".join(lines[:5])
     delimiter = max(";,\t", key=sample.count)
     rows: list[list[Value]] = []
     try:
+        head = next(csv.reader(lines[:1], delimiter=delimiter), [])
+        refused = _too_big(len(lines), 0, _most_rows(head))
+        if refused:
+            raise refused
         read = list(csv.reader(lines, delimiter=delimiter))
     except csv.Error:  # the one it raises here: a field past its limit
         most = csv.field_size_limit()
@@ -222,8 +243,9 @@ def sheet_import(
     organiser_token: str = "",
     date: dt.date | None = None,
 ) -> tuple[Game, str]:
-    """A new game from a score sheet, every round recorded as the table would; refused whole, with
-    every fault in words, if anything is off. In a club: a finished night of one table on ``date``."""
+    """A new game from a score sheet (or the app's own CSV export of a game, its cards, typed points,
+    buys and cut bonuses), every round recorded as the table would; refused whole, with every fault
+    in words, if anything is off. In a club: a finished night of one table on ``date``."""
     rules = rules_of(ruleset, variants)
     name, rows = sheet_rows(data)
     read = read_sheet(rows, rules, name)
@@ -245,12 +267,12 @@ def sheet_import(
             )
             token = table_token(organiser_token, (night.pk, 1, 1))
         players = read.players
+        first_dealer = players[read.first_dealer]
         game, token = game_create(
-            ruleset=rules.slug, variants=list(rules.variants), players=players, first_dealer=players[0], token=token
+            ruleset=rules.slug, variants=list(rules.variants), players=players, first_dealer=first_dealer, token=token
         )
         for rnd in read.rounds:
-            points = {n: v for n, v in rnd.points.items() if n != rnd.winner}
-            round_record(game=game, number=rnd.number, entry=RoundEntry(winner=rnd.winner, points=points))
+            round_record(game=game, number=rnd.number, entry=rnd.entry)
         if club is not None and night is not None:
             sitting = Sitting.objects.create(night=night, number=1, seed=0)
             ClubTable.objects.create(sitting=sitting, number=1, game=game, members=[m.pk for m in members])
