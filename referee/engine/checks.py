@@ -15,7 +15,7 @@ from .cards import Card, Identity, Played, rank_plural
 from .errors import ImpossibleHand
 from .i18n import _, capfirst, ngettext
 from .melds import Placed, Reading, Wilds, identity_at, read, runs_join
-from .rulesets import Component, Kind, Rules, SwapPolicy, variant_named
+from .rulesets import Component, Kind, Rules, SwapPolicy, variant_allowing
 
 MAX_MELDS = 8
 
@@ -454,12 +454,13 @@ def check_layoff(
     if rnd.final:
         return _illegal(action, [_final_no_table(rules, number)])
     if opened_this_turn and not rules.layoff_on_opening_turn:
-        if rules.slug == "mexican":
+        variant = variant_allowing(rules, lambda r: r.layoff_on_opening_turn)
+        if variant is not None:
             message = _(
                 "laying off is allowed only on turns after the one the contract was laid down "
                 "(the variant {variant} allows it)"
             )
-            reasons.append(message.format(variant=variant_named("open-turn-layoff")))
+            reasons.append(message.format(variant=variant))
         else:
             reasons.append(_("laying off is allowed only on turns after the one the contract was laid down"))
     if not cards:
@@ -543,13 +544,14 @@ def check_swap(
     rnd = rules.round(number)
     reasons: list[str] = []
     if rules.swap is SwapPolicy.NONE:
-        if rules.slug == "mexican":
+        variant = variant_allowing(rules, lambda r: r.swap is not SwapPolicy.NONE)
+        if variant is not None:
             message = _(
                 "{name} fixes wilds once played: they cannot be taken back (the house rule {variant} allows it)"
             )
         else:
             message = _("{name} fixes wilds once played: they cannot be taken back")
-        reasons.append(message.format(name=rules.display_name, variant=variant_named("wild-swap")))
+        reasons.append(message.format(name=rules.display_name, variant=variant))
         return _illegal(action, reasons)
     if rnd.final:
         return _illegal(action, [_final_no_table(rules, number)])

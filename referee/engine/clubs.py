@@ -32,7 +32,8 @@ from typing import TypeVar
 
 from .errors import RefereeError
 from .i18n import ngettext
-from .rulesets import Rules, TieBreak
+from .rulesets import Rules
+from .standings import standing_key
 
 SCORINGS = ("percentage", "rank")
 # What each place earns with the "rank" scoring, by table size (the club's pot per seat). The
@@ -241,7 +242,7 @@ def running_totals(players: Sequence[Running], rules: Rules) -> list[Running]:
     place; then by table and name. A guide while no table has finished, not the night's scoring."""
 
     def key(row: Running) -> tuple[int, int]:
-        return row.total, -row.round_wins if rules.tie_break is TieBreak.ROUND_WINS else 0
+        return standing_key(rules, row.total, row.round_wins)
 
     rows = sorted(players, key=lambda r: (*key(r), r.table, r.player.casefold()))
     return _placed(rows, key)

@@ -18,7 +18,7 @@ from .cards import Card, parse_cards, rank_plural
 from .checks import copy_reasons
 from .errors import RefereeError
 from .i18n import _, ngettext
-from .rulesets import Rules, variant_named
+from .rulesets import Rules, no_cut_bonus, variant_allowing
 from .scoring import CardPoints, HandSize, card_score, card_values, hand_left_size, possible_total, step, total_bounds
 from .words import name_key, names_and, values_or
 
@@ -153,9 +153,10 @@ def _buys_reason(rules: Rules, number: int, name: str, value: object, players: i
         message = _("{name}'s buys must be a whole number of 0 or more, not {value!r}")
         return 0, message.format(name=name, value=value)
     if count and not rules.buys.allowed:
-        if rules.slug == "mexican":
+        variant = variant_allowing(rules, lambda r: r.buys.allowed)
+        if variant is not None:
             return 0, _("{title} has no buys (the variant {variant} allows them)").format(
-                title=rules.title, variant=variant_named("buy-discard")
+                title=rules.title, variant=variant
             )
         return 0, _("{title} has no buys").format(title=rules.title)
     if rules.buys.limit is not None and count > rules.buys.limit:
@@ -294,7 +295,7 @@ def score_round(
     for reason in copy_reasons(rules, all_cards, players):
         fail(EntryField("hands"), _("Across all hands: {reason}").format(reason=reason))
     if cut_bonus and not rules.cut_bonus:
-        fail(EntryField("cut_bonus"), _("{title} has no cut bonus (Liverpool has)").format(title=rules.title))
+        fail(EntryField("cut_bonus"), no_cut_bonus(rules))
     return RoundScore(number, winner_seat, dealer, tuple(scored), tuple(faults))
 
 

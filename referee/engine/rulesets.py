@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from .cards import KING, rank_plural, rank_text
 from .errors import PlayerCountError, RoundOutOfRange, UnknownRuleset, UnknownVariant
 from .i18n import N_, _, capfirst, pgettext
+from .words import names_and
 
 PACK_SIZE = 52
 
@@ -149,6 +150,12 @@ class Rules:
     largest_deck: Deck = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # The words a ruleset speaks are checked when it is built, not when a round is named.
+        for word in (self.round_word, self.book_word, self.run_word):
+            if word not in _PLURALS:
+                raise ValueError(f"{self.slug}: no plural for the word {word!r} (known: {', '.join(_PLURALS)})")
+        if self.round_word not in _ROUND_NAMES:
+            raise ValueError(f"{self.slug}: a round cannot be named with {self.round_word!r}")
         decks = [self.deck_for(n) for n in range(self.min_players, self.max_players + 1)]
         object.__setattr__(self, "largest_deck", Deck(max(d.packs for d in decks), max(d.jokers for d in decks)))
 
@@ -509,6 +516,29 @@ def variant_named(slug: str) -> str:
 
 def variants_for(ruleset: str) -> list[Variant]:
     return [v for v in VARIANTS.values() if ruleset in v.rulesets]
+
+
+def variant_allowing(rules: Rules, allows: Callable[[Rules], bool]) -> str | None:
+    """The variant of ``rules``' ruleset, not chosen yet and combinable with those chosen, that
+    would make ``allows(rules)`` true, named as players call it (``variant_named``); None if none
+    would (or if ``rules`` allow it already). A hint read from the variants' data, never from a
+    ruleset's name."""
+    if allows(rules):
+        return None
+    for variant in variants_for(rules.slug):
+        if variant.slug in rules.variants or any(c in variant.excludes for c in rules.variants):
+            continue
+        if allows(variant.apply(rules)):
+            return variant_named(variant.slug)
+    return None
+
+
+def no_cut_bonus(rules: Rules) -> str:
+    """Why ``rules`` take no cut bonus, naming the rulesets that have one."""
+    having = [r.display_name for r in RULESETS.values() if r.cut_bonus]
+    if not having:
+        return _("{title} has no cut bonus").format(title=rules.title)
+    return _("{title} has no cut bonus ({names} has one)").format(title=rules.title, names=names_and(having))
 
 
 def find_rules(ruleset: str = DEFAULT_RULESET, variants: Iterable[str] = ()) -> Rules:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from referee.engine import Component, Rules, TieBreak
+from referee.engine import Component, Rules
 from referee.engine.rounds import dealer_seat
-from referee.engine.words import names_and
+from referee.engine.standings import Entrant, ranked, tie_notes
 from scorekeeping.models import Change, Game, Player, Round, Score
 from scorekeeping.selectors.seated import SeatedPlayer
 
@@ -97,27 +96,16 @@ class Standings:
         return [r.player for r in self.rows if r.place == 1] if self.finished else []
 
 
-def _names(players: list[Player]) -> str:
-    return names_and([p.name for p in players])
-
-
-def standing_key(
-    rules: Rules, totals: dict[int, int], wins: dict[int, int]
-) -> Callable[[Player | SeatedPlayer], tuple[int, int]]:
-    """How players rank in a game: the lower total first, then as the ruleset breaks ties."""
-    by_wins = rules.tie_break is TieBreak.ROUND_WINS
-    return lambda p: (totals[p.pk], -wins[p.pk] if by_wins else 0)
-
-
 def placed(players: Sequence[P], rules: Rules, totals: dict[int, int], wins: dict[int, int]) -> list[Standing[P]]:
-    """The players in order with their places; tied players share one."""
-    key: Callable[[Player | SeatedPlayer], tuple[int, int]] = standing_key(rules, totals, wins)
-    ordered = sorted(players, key=lambda p: (*key(p), p.seat))
-    return [Standing(p, totals[p.pk], wins[p.pk], 1 + sum(key(q) < key(p) for q in players)) for p in ordered]
+    """The players in order with their places, as the engine ranks them (``standings.ranked``)."""
+    by_seat = {p.seat: p for p in players}
+    entrants = [Entrant(p.seat, p.name, totals[p.pk], wins[p.pk]) for p in players]
+    return [Standing(by_seat[e.seat], e.total, e.wins, place) for e, place in ranked(entrants, rules)]
 
 
 def game_standings(*, game: Game) -> Standings:
-    """Totals, rounds won and places; lowest total first, ties as the ruleset breaks them."""
+    """Totals, rounds won and places; lowest total first, ties as the ruleset breaks them (the
+    engine's ``standings``), with the notes that say why tied players stand where they do."""
     rules = with_scores(game).rules
     players: list[Player] = list(game.players.all())
     rounds: list[Round] = list(game.rounds.all())
@@ -128,42 +116,9 @@ def game_standings(*, game: Game) -> Standings:
             totals[score.player_id] += score.points
         if rnd.winner_id is not None:
             wins[rnd.winner_id] += 1
-    by_wins = rules.tie_break is TieBreak.ROUND_WINS
-    key = standing_key(rules, totals, wins)
-    ordered = sorted(players, key=lambda p: (*key(p), p.seat))
-    rows = placed(players, rules, totals, wins)
-    notes: list[str] = []
-    for total in sorted({totals[p.pk] for p in players}):
-        tied = [p for p in ordered if totals[p.pk] == total]
-        if len(tied) < 2 or not rounds:
-            continue
-        if by_wins and len({wins[p.pk] for p in tied}) > 1:
-            counts = _(" against ").join(str(wins[p.pk]) for p in tied)
-            notes.append(
-                ngettext(
-                    "{names} have {total} point each; most rounds won goes first ({counts}).",
-                    "{names} have {total} points each; most rounds won goes first ({counts}).",
-                    total,
-                ).format(names=_names(tied), total=total, counts=counts)
-            )
-        for group_key in sorted({key(p) for p in tied}):
-            group = [p for p in tied if key(p) == group_key]
-            if len(group) > 1:
-                place = 1 + sum(key(q) < group_key for q in players)
-                if by_wins:
-                    message = ngettext(
-                        "{names} share place {place}: {total} point each and as many rounds won.",
-                        "{names} share place {place}: {total} points each and as many rounds won.",
-                        total,
-                    )
-                else:
-                    message = ngettext(
-                        "{names} share place {place}: {total} point each.",
-                        "{names} share place {place}: {total} points each.",
-                        total,
-                    )
-                notes.append(message.format(names=_names(group), place=place, total=total))
-    return Standings(finished=len(rounds) >= rules.last_round, rows=rows, notes=notes)
+    entrants = [Entrant(p.seat, p.name, totals[p.pk], wins[p.pk]) for p in players]
+    notes = tie_notes(entrants, rules, played=bool(rounds))
+    return Standings(finished=len(rounds) >= rules.last_round, rows=placed(players, rules, totals, wins), notes=notes)
 
 
 @dataclass(frozen=True)

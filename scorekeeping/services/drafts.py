@@ -32,6 +32,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from referee.engine.rounds import CardsInput, EntryField, RoundEntry
+from referee.engine.rulesets import no_cut_bonus
 from referee.engine.words import name_key
 from scorekeeping.errors import Conflict, InvalidInput, NotFound
 from scorekeeping.models import Draft, DraftHand, Game, Player, Round, Seat
@@ -60,8 +61,7 @@ def draft_start(*, game: Game, number: int, winner: str | None, cut_bonus: bool 
     for any other."""
     rules = game.rules
     if cut_bonus and not rules.cut_bonus:
-        message = _("{title} has no cut bonus (Liverpool has)").format(title=rules.title)
-        raise InvalidInput(message, EntryField("cut_bonus"))
+        raise InvalidInput(no_cut_bonus(rules), EntryField("cut_bonus"))
     with transaction.atomic():
         game = locked(game, None)
         refuse_number(rules, number, game.rounds.count())
