@@ -248,7 +248,7 @@ def member_profile_data(found: Profile, rated: Ladder) -> dict[str, Any]:
 def ladder_ruleset(request: Request) -> str | None:
     """The ``ruleset`` asked for: a known slug, or None (the ruleset played most)."""
     asked = request.query_params.get("ruleset")
-    if asked is None or asked == "":
+    if asked is None:
         return None
     if asked not in RULESETS:
         raise InvalidInput(

@@ -326,8 +326,24 @@ def test_the_api_replaces_the_edit_token(client):
     assert client.post(path, headers={"X-Game-Token": fresh}).status_code == 201
 
 
+def _played_out(client, game):
+    """Every round of a Mexican game of two recorded (the players' list counts finished games)."""
+    first, second = (p["name"] for p in game["players"])
+    for number in range(1, 8):
+        body = {"number": number, "winner": first, "points": {second: 65 if number == 7 else 10}}
+        answer = client.post(
+            f"/api/games/{game['id']}/rounds/",
+            body,
+            content_type="application/json",
+            headers={"X-Game-Token": game["edit_token"]},
+        )
+        assert answer.status_code == 201, answer.content
+    return game
+
+
 def test_private_lists_show_each_phone_only_the_games_it_opened(client, settings):
-    mine, theirs = create(client, names=("Ana", "Ben")), create(client, names=("Xavier", "Yolanda"))
+    mine = _played_out(client, create(client, names=("Ana", "Ben")))
+    theirs = _played_out(client, create(client, names=("Xavier", "Yolanda")))
     stranger = Client()
     assert f"/g/{theirs['id']}/" in stranger.get("/games/").content.decode()  # a home server lists everything
     settings.PRIVATE_LISTS = True
