@@ -58,10 +58,17 @@ def _marker(kind: str, x: float, y: float, paint: str) -> str:
 
 
 def totals_svg(
-    numbers: list[int], series: list[Series], *, title: str, round_word: str, from_zero: bool = True
+    numbers: list[int],
+    series: list[Series],
+    *,
+    title: str,
+    round_word: str,
+    from_zero: bool = True,
+    ident: str = "chart",
 ) -> SafeString:
     """A line chart 340 units wide that scales to the phone's width; each line starts at 0 before
-    the first step (running totals), or at its first value (``from_zero=False``: averages)."""
+    the first step (running totals), or at its first value (``from_zero=False``: averages).
+    ``ident``: the id its title takes (two charts on one page need two)."""
     # The plot, then the round numbers and the axis title under it, then the legend in rows
     # of three below that: nothing is drawn over anything else, whatever the number of players.
     width, plot_h = 340, 148
@@ -81,8 +88,8 @@ def totals_svg(
         return top + plot_h - plot_h * (value - lowest) / span
 
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title" '
-        f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{escape(title)}</title>',
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="{ident}-title" '
+        f'xmlns="http://www.w3.org/2000/svg"><title id="{ident}-title">{escape(title)}</title>',
         f'<line x1="{left}" y1="{y(lowest):.1f}" x2="{width - right}" y2="{y(lowest):.1f}" class="axis"/>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" class="axis"/>',
     ]

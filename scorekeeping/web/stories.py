@@ -39,9 +39,8 @@ def _rating(found: Profile, rated: Ladder, colour: str) -> dict[str, object]:
     if len(history) > 1:
         series = [Series(found.name, [round(step.rating) for step in history], colour)]
         title = _("Rating, game by game")
-        chart = totals_svg(
-            list(range(1, len(history) + 1)), series, title=title, round_word=_("Games"), from_zero=False
-        )
+        numbers = list(range(1, len(history) + 1))
+        chart = totals_svg(numbers, series, title=title, round_word=_("Games"), from_zero=False, ident="rating-chart")
     return {
         "rated": rated.rating_of(found.name),
         "rating_history": [step.rating for step in history],

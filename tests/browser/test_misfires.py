@@ -342,8 +342,10 @@ def test_no_page_is_cut_at_the_right_and_no_box_has_a_band_above_its_heading(tab
     rules show every figure inside the screen, and each box's heading sits at its top."""
     game = new_game(table_server.url)
     headers = {"Content-Type": "application/json", "X-Game-Token": game["edit_token"]}
-    for number in range(1, 4):
-        body = json.dumps({"number": number, "winner": "Ana", "hands": {"Ben": "5C", "Cy": "KD", "Dee": "JK"}}).encode()
+    for number in range(1, 8):  # played out: the players' list counts finished games
+        hands = {"Ben": "5C", "Cy": "KD", "Dee": "JK"}
+        entry = {"hands": hands} if number < 7 else {"points": {"Ben": 65, "Cy": 130, "Dee": 255}}
+        body = json.dumps({"number": number, "winner": "Ana", **entry}).encode()
         urllib.request.urlopen(
             urllib.request.Request(f"{table_server.url}/api/games/{game['id']}/rounds/", body, headers), timeout=10
         ).close()
@@ -363,9 +365,15 @@ def test_no_page_is_cut_at_the_right_and_no_box_has_a_band_above_its_heading(tab
         assert phone.evaluate("document.documentElement.scrollWidth") <= width, path
         bands = phone.evaluate(
             """() => Array.from(document.querySelectorAll('.card-box')).filter((box) => {
+              // The band: empty space between the box's top and what it shows first (its heading,
+              // or the finish's trophy above its headline).
               const heading = box.querySelector('h1, h2');
               if (!heading || heading.getBoundingClientRect().height === 0) return false;
-              const gap = heading.getBoundingClientRect().top - box.getBoundingClientRect().top;
+              const first = Array.from(box.querySelectorAll('*')).find((e) => {
+                const r = e.getBoundingClientRect();
+                return r.height > 0 && r.width > 0 && !e.closest('.visually-hidden') && e.children.length === 0;
+              }) || heading;
+              const gap = first.getBoundingClientRect().top - box.getBoundingClientRect().top;
               return gap > parseFloat(getComputedStyle(box).paddingTop) + 14;
             }).map((box) => box.querySelector('h1, h2').textContent.trim())"""
         )

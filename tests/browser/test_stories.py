@@ -70,7 +70,8 @@ def test_a_profile_in_one_hand_and_on_a_room_screen(live_server, page, console_e
     page.goto(f"{base}/players/ana/")
     expect(page.get_by_role("heading", name="Ana")).to_be_visible()
     expect(page.locator(".facts")).to_contain_text("2 (100 %)")
-    expect(page.locator("svg.chart")).to_be_visible()  # the rolling average, two games
+    expect(page.get_by_role("img", name="Rolling average, game by game")).to_be_visible()  # two games
+    expect(page.get_by_role("img", name="Rating, game by game")).to_be_visible()  # the ladder's, beside it
     expect(page.get_by_role("link", name="Ben")).to_be_visible()  # head to head
     assert_no_sideways_scroll(page)
     assert_thumb_sized(page)
@@ -78,7 +79,10 @@ def test_a_profile_in_one_hand_and_on_a_room_screen(live_server, page, console_e
     screenshots(page, "profile-phone")
     page.set_viewport_size({"width": 1920, "height": 1080})
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-    assert page.evaluate("() => document.querySelector('svg.chart').getBoundingClientRect().width") <= 1920
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('svg.chart')].map(c => c.getBoundingClientRect().width)"
+    )
+    assert len(widths) == 2 and max(widths) <= 1920
     screenshots(page, "profile-room")
     page.get_by_role("link", name="Ben").click()
     expect(page.get_by_role("heading", name="Ben")).to_be_visible()

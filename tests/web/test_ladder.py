@@ -2,6 +2,8 @@
 finished games, in the order they were played, checked against the ``openskill`` package's own
 output for the same games; the ladder's API, pages and the rating on a profile."""
 
+import re
+
 import pytest
 from django.test.utils import override_settings
 from openskill.models import PlackettLuce
@@ -138,6 +140,8 @@ def test_a_clubs_ladder_the_members_rating_and_its_pages(client, django_assert_m
     assert client.get(f"/c/{club.pk}/ladder/?ruleset=poker").status_code == 404
     profile = client.get(f"/c/{club.pk}/members/Ana/").content.decode()
     assert f'<span class="rating">{round(ana.ordinal(), 2):.2f}</span>' in profile and "place 1 of 2" in profile
+    ids = re.findall(r' id="([^"]+)"', profile)  # two charts, each titled by an id of its own
+    assert "rating-chart-title" in ids and "chart-title" in ids and len(ids) == len(set(ids))
     client.get(f"/c/{club.pk}/ladder/")  # the ladder is now kept for this version of the games
     with django_assert_max_num_queries(3):  # the club, the version of its games: the rest is kept
         assert client.get(f"/c/{club.pk}/ladder/").status_code == 200
