@@ -62,3 +62,15 @@ def _default_language():
     translation.activate(django_settings.LANGUAGE_CODE)
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+# The caches are this process's memory (LocMemCache, shared by location across cache objects):
+# what one test left there (a recap's picture, a kept story) must not count in the next, as it
+# did when a test that lowers the pictures' MAX_ENTRIES found earlier tests' pictures culled
+# first and its own four all kept. Each test starts with every cache empty.
+@pytest.fixture(autouse=True)
+def _empty_caches():
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()

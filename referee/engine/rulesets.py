@@ -30,6 +30,7 @@ _PLURALS = {
 # A round named in a sentence ("in round 3"): one message per word, since the article a
 # language puts before it follows the word ("la ronda 3", "el reparto 3").
 _ROUND_NAMES = {N_("round"): N_("round {number}"), N_("deal"): N_("deal {number}")}
+ROUND_WORDS = tuple(_ROUND_NAMES)  # the words a round may be called by (a ruleset document's choices)
 
 
 class Kind(enum.Enum):

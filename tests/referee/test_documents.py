@@ -1,0 +1,90 @@
+"""A ruleset as a document (issue 37): every built-in ruleset and every allowed set of its
+variants written as a document and read back plays as it does; a document's faults are said by
+key, all at once; what this referee does not play yet is refused in words, naming the key."""
+
+import itertools
+import json
+
+import pytest
+
+from referee.engine import find_rules
+from referee.engine.documents import DocumentError, document_of, rules_from_document, same_play
+from referee.engine.errors import UnknownVariant
+from referee.engine.rulesets import RULESETS, variants_for
+
+
+def _every_table():
+    for slug in RULESETS:
+        offered = [v.slug for v in variants_for(slug)]
+        for n in range(len(offered) + 1):
+            for chosen in itertools.combinations(offered, n):
+                try:
+                    yield find_rules(slug, chosen)
+                except UnknownVariant:  # variants that cannot be combined
+                    continue
+
+
+def test_every_built_in_table_round_trips_through_its_document():
+    tables = list(_every_table())
+    assert len(tables) > 20
+    for rules in tables:
+        document = json.loads(json.dumps(document_of(rules)))  # as JSON carries it
+        read = rules_from_document(document, slug="house")
+        assert same_play(rules, read), rules.title
+        assert document_of(read) == document
+
+
+def test_a_document_based_on_a_ruleset_changes_only_what_it_names():
+    read = rules_from_document(
+        {"name": "Grandma's", "based_on": "mexican", "points": {**document_of(find_rules())["points"], "JK": 50}},
+        slug="grandma",
+    )
+    assert read.name == "Grandma's" and read.penalties.joker == 50
+    assert read.rounds == find_rules().rounds and read.wild_ranks == find_rules().wild_ranks
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "said"),
+    [
+        ({"colour": "red"}, "document.colour", "is no key here"),
+        ({"players": {"min": 1, "max": 4}}, "players.min", "from 2 to 10, not 1"),
+        ({"players": {"min": 5, "max": 4}}, "players", "max (4) is below min (5)"),
+        ({"deck": {"packs": 9, "jokers": 4}}, "deck.packs", "from 1 to 4, not 9"),
+        (
+            {"rounds": [{"dealt": 5, "contract": [{"meld": "run", "size": 4}] * 2}]},
+            "rounds.1",
+            "needs 8 cards; a hand holds at most 6",
+        ),
+        ({"rounds": [{"dealt": 20, "contract": [{"meld": "book", "size": 3}]}]}, "rounds.1", "the deck holds 108"),
+        (
+            {"rounds": [{"dealt": 7, "contract": [{"meld": "run", "size": 2}]}]},
+            "rounds.1.contract.1.size",
+            "from 4 to 13",
+        ),
+        (
+            {"rounds": [{"dealt": 7, "contract": [{"meld": "book", "size": 3}], "wild_rank": "1"}]},
+            "rounds.1.wild_rank",
+            "a rank",
+        ),
+        ({"points": {**document_of(find_rules())["points"], "JK": 500}}, "points.JK", "from 0 to 100"),
+        ({"runs": {"min": 3, "ace": "around"}}, "runs.ace", "not played by this referee yet"),
+        ({"naturals": {"per_meld": 0, "wilds": "not_more", "adjacent_wilds": True}}, "naturals.wilds", "not played"),
+        ({"lowest_wins": False}, "lowest_wins", "not played by this referee yet"),
+        ({"name": ""}, "name", "1 to 60 characters"),
+        ({"based_on": "poker"}, "based_on", "must be one of mexican"),
+    ],
+)
+def test_each_fault_is_said_by_its_key(change, key, said):
+    with pytest.raises(DocumentError) as refused:
+        rules_from_document({"based_on": "mexican", **change} if "based_on" not in change else change, slug="x")
+    assert any(k == key and said in why for k, why in refused.value.faults), refused.value.faults
+
+
+def test_faults_are_said_all_at_once_and_cut():
+    hostile = {"based_on": "mexican", **{f"k{i}": i for i in range(100)}, "players": {"min": "a", "max": None}}
+    with pytest.raises(DocumentError) as refused:
+        rules_from_document(hostile, slug="x")
+    faults = refused.value.faults
+    assert 3 <= len(faults) <= 25 and ("players.min", "must be a whole number from 2 to 10, not a") in faults
+    with pytest.raises(DocumentError):
+        rules_from_document(["not", "an", "object"], slug="x")
