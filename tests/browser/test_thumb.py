@@ -126,6 +126,10 @@ def test_the_notice_after_record_leaves_by_itself_and_moves_nothing(table_server
     game = api(table_server.url, "/api/games/", {"players": NAMES, "first_dealer": "Ana"})
     page.goto(f"{table_server.url}/g/{game['id']}/join/{game['edit_token']}/")
     page.get_by_role("button", name="I enter for everyone").click()
+    # The claim lands before the first tap. A tap made while it is on its way can be lost when
+    # its answer draws the entry anew (CI lost Cy's KD so, once in two runs): a known race of the
+    # product, left for issue 38, not what this test is about.
+    expect(page.get_by_role("button", name="I enter for everyone")).to_have_count(0)
     page.locator("#entry .went-out label", has_text="Ana").click()
     for name, card in (("Ben", "5C"), ("Cy", "KD"), ("Dee", "JK")):
         page.locator("#entry .tap-for label", has_text=name).click()
