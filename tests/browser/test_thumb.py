@@ -8,6 +8,7 @@ in the next animation frame while the server's answer is held back.
 """
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .helpers import settled
@@ -114,7 +115,11 @@ def test_a_tapped_card_shows_in_the_next_frame_with_the_network_held(table_serve
     assert page.locator("#entry .player-entry.active .chips .hint").count() == 0  # "No cards yet" went
     page.unroute("**/rounds/**")
     for route in held:
-        route.continue_()
+        try:
+            route.continue_()
+        except PlaywrightError as exc:  # a preview htmx dropped for the next one (hx-sync): gone already
+            if "already handled" not in str(exc):
+                raise
     settled(page)
     expect(page.locator("#entry .player-entry.active .chips button")).to_have_count(3)
     expect(page.locator("#entry .player-entry.active .penalty")).to_be_visible()
