@@ -46,6 +46,15 @@ class SwapPolicy(enum.Enum):
     JOKER_IN_RUN = "joker_in_run"  # only a joker in a run; a joker in a book is dead
 
 
+class AceMode(enum.Enum):
+    """Where an ace may stand in a run."""
+
+    LOW = "low"  # A-2-3-4 only
+    HIGH = "high"  # J-Q-K-A only
+    EITHER = "either"  # low or high, never both in one run
+    AROUND = "around"  # also round the corner: Q-K-A-2
+
+
 class TieBreak(enum.Enum):
     ROUND_WINS = "round_wins"  # equal totals: most rounds won first, then a shared place
     SHARED = "shared"  # equal totals share the place
@@ -81,13 +90,48 @@ class Deck:
 
 @dataclass(frozen=True, slots=True)
 class Penalties:
-    """Points for a card left in hand. ``None`` for ``number`` means face value."""
+    """Points for a card left in hand. ``None`` for ``number`` means face value.
+
+    ``by_rank`` (13 values, ace first), where given, scores each rank on its own and overrides
+    ``ace``, ``ten_to_king`` and ``number``.
+    """
 
     joker: int
-    wild: int | None  # a card of the round's wild rank; None: scored as its rank
+    wild: int | None  # a card of a wild rank (the round's or every round's); None: scored as its rank
     ace: int
     ten_to_king: int
     number: int | None  # 2-9; None means face value
+    by_rank: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WildPolicy:
+    """What is wild beside a round's own wild rank (``Rules.wild_ranks``)."""
+
+    jokers: bool = True  # jokers are wild (False: the deck holds none)
+    ranks: tuple[int, ...] = ()  # ranks wild in every round
+    natural: bool = True  # a card of a wild rank may also stand for itself
+
+
+@dataclass(frozen=True, slots=True)
+class BookPolicy:
+    least: int = 3  # the fewest cards of a book (a contract may ask more)
+    distinct_suits: bool = False  # True: no suit twice in a book
+
+
+@dataclass(frozen=True, slots=True)
+class RunPolicy:
+    least: int = 4  # the fewest cards of a run (a contract may ask more)
+    ace: AceMode = AceMode.EITHER
+
+
+@dataclass(frozen=True, slots=True)
+class NaturalPolicy:
+    """What a meld must hold besides wilds."""
+
+    per_meld: int = 0  # the fewest natural cards in a meld
+    not_more_wilds: bool = False  # True: a meld holds no more wilds than naturals
+    adjacent_wilds: bool = True  # False: no two wilds side by side in a run
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +188,12 @@ class Rules:
     buys: Buys = Buys()
     tie_break: TieBreak = TieBreak.SHARED
     cut_bonus: int = 0  # points taken off for cutting exactly the cards needed (liverpool)
+    wilds: WildPolicy = WildPolicy()
+    books: BookPolicy = BookPolicy()
+    runs: RunPolicy = RunPolicy()
+    naturals: NaturalPolicy = NaturalPolicy()
+    going_out_discard: bool = True  # a round not marked final is won by discarding the last card
+    lowest_wins: bool = True  # False: the highest total wins
     round_word: str = N_("round")
     book_word: str = N_("book")
     run_word: str = N_("run")
