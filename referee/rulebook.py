@@ -1,0 +1,99 @@
+"""Every ruleset a table can play, built-in or its own: a slug to ``Rules``, and house rules saved.
+
+The built-ins live in the engine; a table's house rules are rows (``HouseRuleset``), read back by
+the engine's document reader. Both are found by one function, ``rules_for``, so a game, a club
+and the referee take either slug alike. A house ruleset never changes once saved (its slug is a
+digest of its document), so what is read from a row may be kept in this process for good.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from .engine import RULESETS, Rules, UnknownRuleset, UnknownVariant, find_rules
+from .engine.documents import DocumentError, document_of, rules_from_document
+from .engine.i18n import _
+from .models import HouseRuleset
+
+SLUG_DIGEST = 8  # hex digits of the document's digest in a house slug
+SLUG_MAX = 40  # HouseRuleset.slug and every ruleset column
+
+
+def is_house(slug: str) -> bool:
+    """Whether ``slug`` names no built-in ruleset (it may still name no ruleset at all)."""
+    return slug not in RULESETS
+
+
+def rules_for(ruleset: str, variants: Sequence[str] = ()) -> Rules:
+    """The rules a table plays by: a built-in with its variants, or a table's house rules."""
+    if not is_house(ruleset):
+        return find_rules(ruleset, variants)
+    rules = house_rules(ruleset)
+    if variants:
+        raise UnknownVariant(
+            _("{name} takes no variants: its house rules say everything it plays").format(name=rules.title)
+        )
+    return rules
+
+
+def house_rules(slug: str) -> Rules:
+    """A saved house ruleset's ``Rules``; ``UnknownRuleset`` when no row has that slug."""
+    if not isinstance(slug, str) or not 0 < len(slug) <= SLUG_MAX:
+        raise _unknown(str(slug)[:SLUG_MAX])
+    return _house_rules(slug)
+
+
+@functools.lru_cache(maxsize=256)
+def _house_rules(slug: str) -> Rules:
+    # Only found rulesets are kept: a slug saved after a miss is found on the next ask.
+    row = HouseRuleset.objects.filter(slug=slug).only("document").first()
+    if row is None:
+        raise _unknown(slug)
+    return rules_from_document(row.document, slug=slug)
+
+
+def _unknown(slug: str) -> UnknownRuleset:
+    known = ", ".join(RULESETS)
+    return UnknownRuleset(
+        _("Unsupported ruleset: {slug!r} (known: {known}, or a saved house ruleset)").format(slug=slug, known=known)
+    )
+
+
+def house_slug(name: str, document: dict[str, Any]) -> str:
+    """``grandmas-may-i-3f9a2c71``: the name's first letters and a digest of the whole document."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:SLUG_DIGEST]
+    stem = slugify(unicodedata.normalize("NFKD", name))[: SLUG_MAX - SLUG_DIGEST - 1].strip("-") or "house"
+    return f"{stem}-{digest}"
+
+
+def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
+    """Save a table's house rules; ``(row, created)``. The same rules saved twice are one row.
+
+    Raises ``DocumentError`` (every fault, by key) and writes nothing when the document is no
+    ruleset. What is stored is the whole document as the engine writes it back, so the row plays
+    the same even if the built-in it was based on changes later.
+    """
+    rules = rules_from_document(document, slug="house")
+    whole = document_of(rules)
+    slug = house_slug(rules.name, whole)
+    based_on = document.get("based_on") if isinstance(document, dict) else None
+    based = based_on if isinstance(based_on, str) and based_on in RULESETS else ""
+    try:
+        with transaction.atomic():
+            return HouseRuleset.objects.get_or_create(
+                slug=slug, defaults={"name": rules.name, "based_on": based, "document": whole}
+            )
+    except IntegrityError:  # saved at the same moment by another request: the same rules
+        return HouseRuleset.objects.get(slug=slug), False
+
+
+__all__ = ["DocumentError", "HouseRuleset", "house_rules", "house_slug", "is_house", "rules_for", "ruleset_save"]
