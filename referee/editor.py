@@ -49,6 +49,7 @@ class Editor:
     faults: list[tuple[str, str]]
     rules: Rules | None = None
     open: set[str] = field(default_factory=set)
+    op: str = ""
 
     @classmethod
     def start(cls, slug: str) -> Editor:
@@ -78,7 +79,7 @@ class Editor:
             rules = None
         if faults:
             rules = None
-        return cls(form, rounds, document, faults, rules, opened)
+        return cls(form, rounds, document, faults, rules, opened, op)
 
     def context(self) -> dict[str, Any]:
         placed = place(self.faults, len(self.rounds.forms))
@@ -106,6 +107,8 @@ class Editor:
             "seats": seats,
             "players": players,
             "open": sections,
+            # Without JavaScript a stepper is a round trip: the page comes back at the field it changed.
+            "focus": self.op.split(":")[1] if self.op.startswith("step:") and self.op.count(":") == 2 else self.op,
             "builtins": [(slug, rules.display_name) for slug, rules in RULESETS.items()],
         }
 
@@ -175,12 +178,14 @@ def _steppable(name: str) -> WholeNumberField | None:
 
 
 def _melds(form: Any) -> list[dict[str, Any]]:
-    """A round's contract melds, and one empty slot to add a meld (while there is room)."""
+    """A round's contract melds: the ones given, then empty ones to add a meld, all but the
+    first of them hidden (the page shows the next as one is chosen, or the next full page does)."""
     melds: list[dict[str, Any]] = []
     for n in range(1, MAX_MELDS + 1):
         kind = form[f"meld_{n}"]
-        if kind.value() or not any(m["empty"] for m in melds):
-            melds.append({"n": n, "kind": kind, "size": form[f"size_{n}"], "empty": not kind.value()})
+        empty = not kind.value()
+        hidden = empty and any(m["empty"] for m in melds)
+        melds.append({"n": n, "kind": kind, "size": form[f"size_{n}"], "empty": empty, "hidden": hidden})
     return melds
 
 

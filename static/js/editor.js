@@ -51,3 +51,9 @@ document.addEventListener("htmx:beforeRequest", () => {
 document.addEventListener("htmx:afterSettle", () => {
   for (const id of opened) document.getElementById(id)?.setAttribute("open", "");
 });
+// A meld chosen in a round's empty row: the next empty row shows, to add one more.
+document.addEventListener("change", (event) => {
+  const select = event.target.closest?.("#house-editor .meld-row select");
+  if (!select?.value) return;
+  select.closest("fieldset")?.querySelector(".meld-row[hidden]")?.removeAttribute("hidden");
+});
