@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views
+from . import api, editor, views
 
 api_urlpatterns = [
     path("referee/check/", api.CheckView.as_view(), name="api-referee-check"),
@@ -12,5 +12,7 @@ api_urlpatterns = [
 urlpatterns = [
     path("referee/", views.referee, name="referee"),
     path("rules/", views.rules_index, name="rules"),
+    path("rules/new/", editor.house_new, name="house-new"),
+    path("rules/new/preview/", editor.house_preview, name="house-preview"),
     path("rules/<str:slug>/", views.rules_detail, name="rules-detail"),
 ]
