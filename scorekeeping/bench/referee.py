@@ -7,6 +7,7 @@ is slower (a hill-climb); the slowest hand found is then timed again and again f
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -143,7 +144,17 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
 def engine_results(*, seconds: float = 3.0, repeat: int = 30, seed: int = 1) -> list[Result]:
     """The worst case found for every solver case, each searched for ``seconds``."""
     rng = random.Random(seed)
-    return [worst_case(case, seconds=seconds, repeat=repeat, rng=rng) for case in cases()]
+    found = [worst_case(case, seconds=seconds, repeat=repeat, rng=rng) for case in cases()]
+    return found + house_rows(repeat=max(repeat, 200))
+
+
+def house_rows(*, repeat: int = 200) -> list[Result]:
+    """``house_side_by_side`` as rows of the engine's table: the house time measured against the
+    target, plain mexican's beside it in the name."""
+    return [
+        Result(f"{what}: mexican {plain_ms:.3f} ms, house {house_ms:.3f} ms", house_ms, hand, ENGINE_TARGET_MS)
+        for what, plain_ms, house_ms, hand in house_side_by_side(repeat=repeat)
+    ]
 
 
 def check_throughput(*, seconds: float = 1.0) -> tuple[float, float]:
@@ -159,6 +170,39 @@ def check_throughput(*, seconds: float = 1.0) -> tuple[float, float]:
             count += 1
         rates.append(count / (time.perf_counter() - start))
     return rates[0], rates[1]
+
+
+HOUSE_KNOBS = {
+    "based_on": "mexican",
+    "name": "Bench house rules",
+    "wilds": {"ranks": ["2"]},
+    "naturals": {"per_meld": 1, "wilds": "not_more", "adjacent_wilds": False},
+    "runs": {"ace": "around"},
+}
+
+
+def house_side_by_side(*, repeat: int = 200) -> list[tuple[str, float, float, str]]:
+    """The same checks under plain mexican and under house rules based on it (wilds.ranks ["2"],
+    naturals per_meld 1, not_more, no adjacent wilds, ace around), the same hands, one run of
+    ``repeat`` timings each: (what, median ms plain, median ms house, the hand)."""
+    from referee.engine import solve_open
+    from referee.engine.documents import rules_from_document
+
+    plain: Rules = find_rules("mexican")
+    house = rules_from_document(HOUSE_KNOBS, slug="bench-house")
+    melds = [parse_played("7C 7D 7H"), parse_played("9S 10S JS QS")]
+    hand = parse_cards("7C 7D 7H 9S 10S JS QS 4C KD")
+    big = parse_cards("AC 4C 5C 7C KD KD 4H 8H 8H 4S 8S JK JK")
+    rows: list[tuple[str, float, float, str]] = []
+    for what, fn in (
+        ("check_layout round 2 opening", lambda rules: check_layout(rules, 2, melds, final=False)),
+        ("solve_open round 2, 9 cards", lambda rules: solve_open(rules, 2, hand)),
+        ("solve_open round 6, 13 cards", lambda rules: solve_open(rules, 6, big)),
+    ):
+        rows.append(
+            (what, _median_ms(functools.partial(fn, plain), repeat), _median_ms(functools.partial(fn, house), repeat))
+        )
+    return rows
 
 
 def _request(port: int, method: str, path: str, body: bytes | None = None) -> float:
