@@ -194,14 +194,13 @@ def house_side_by_side(*, repeat: int = 200) -> list[tuple[str, float, float, st
     hand = parse_cards("7C 7D 7H 9S 10S JS QS 4C KD")
     big = parse_cards("AC 4C 5C 7C KD KD 4H 8H 8H 4S 8S JK JK")
     rows: list[tuple[str, float, float, str]] = []
-    for what, fn in (
-        ("check_layout round 2 opening", lambda rules: check_layout(rules, 2, melds, final=False)),
-        ("solve_open round 2, 9 cards", lambda rules: solve_open(rules, 2, hand)),
-        ("solve_open round 6, 13 cards", lambda rules: solve_open(rules, 6, big)),
+    for what, fn, shown in (
+        ("house check_layout round 2", lambda rules: check_layout(rules, 2, melds, final=False), "7C 7D 7H | 9S-QS"),
+        ("house solve_open round 2, 9 cards", lambda rules: solve_open(rules, 2, hand), " ".join(map(str, hand))),
+        ("house solve_open round 6, 13 cards", lambda rules: solve_open(rules, 6, big), " ".join(map(str, big))),
     ):
-        rows.append(
-            (what, _median_ms(functools.partial(fn, plain), repeat), _median_ms(functools.partial(fn, house), repeat))
-        )
+        plain_ms = _median_ms(functools.partial(fn, plain), repeat)
+        rows.append((what, plain_ms, _median_ms(functools.partial(fn, house), repeat), shown))
     return rows
 
 
