@@ -22,6 +22,7 @@ from pathlib import Path
 
 from referee.engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
 from referee.engine.cards import DECK
+from referee.engine.documents import rules_from_document
 from referee.engine.solver import Steps
 from scorekeeping.serve import server
 
@@ -58,12 +59,24 @@ class Case:
         return (solve_go_out if self.go_out else solve_open)(self.rules, self.number, hand, steps=steps)
 
 
+HOUSE_KNOBS = {
+    "based_on": "mexican",
+    "name": "Bench house rules",
+    "wilds": {"ranks": ["2"]},
+    "naturals": {"per_meld": 1, "wilds": "not_more", "adjacent_wilds": False},
+    "runs": {"ace": "around"},
+}
+
+
 def cases() -> list[Case]:
     mexican, contract, shanghai = find_rules("mexican"), find_rules("contract"), find_rules("shanghai")
     buying = find_rules("mexican", ["buy-discard"])
+    house = rules_from_document(HOUSE_KNOBS, slug="bench-house")
     return [
         Case("mexican round 7 go-out, 14 cards", mexican, 7, 14, True, ("9C 9C 5D 6D 7D 9D QD 4H 5H 7H KH 9S JK JK",)),
         Case("mexican round 6 opening, 13 cards", mexican, 6, 13, False),
+        # Side by side with the row above: the same case under house rules based on mexican.
+        Case("house rules (mexican + knobs) round 6 opening, 13 cards", house, 6, 13, False),
         Case("mexican buy-discard round 6 opening, 19 cards (3 buys)", buying, 6, 19, False),
         Case(
             "contract deal 7 go-out, 19 cards (3 May-I)",
@@ -144,17 +157,7 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
 def engine_results(*, seconds: float = 3.0, repeat: int = 30, seed: int = 1) -> list[Result]:
     """The worst case found for every solver case, each searched for ``seconds``."""
     rng = random.Random(seed)
-    found = [worst_case(case, seconds=seconds, repeat=repeat, rng=rng) for case in cases()]
-    return found + house_rows(repeat=max(repeat, 200))
-
-
-def house_rows(*, repeat: int = 200) -> list[Result]:
-    """``house_side_by_side`` as rows of the engine's table: the house time measured against the
-    target, plain mexican's beside it in the name."""
-    return [
-        Result(f"{what}: mexican {plain_ms:.3f} ms, house {house_ms:.3f} ms", house_ms, hand, ENGINE_TARGET_MS)
-        for what, plain_ms, house_ms, hand in house_side_by_side(repeat=repeat)
-    ]
+    return [worst_case(case, seconds=seconds, repeat=repeat, rng=rng) for case in cases()]
 
 
 def check_throughput(*, seconds: float = 1.0) -> tuple[float, float]:
@@ -172,21 +175,11 @@ def check_throughput(*, seconds: float = 1.0) -> tuple[float, float]:
     return rates[0], rates[1]
 
 
-HOUSE_KNOBS = {
-    "based_on": "mexican",
-    "name": "Bench house rules",
-    "wilds": {"ranks": ["2"]},
-    "naturals": {"per_meld": 1, "wilds": "not_more", "adjacent_wilds": False},
-    "runs": {"ace": "around"},
-}
-
-
 def house_side_by_side(*, repeat: int = 200) -> list[tuple[str, float, float, str]]:
     """The same checks under plain mexican and under house rules based on it (wilds.ranks ["2"],
     naturals per_meld 1, not_more, no adjacent wilds, ace around), the same hands, one run of
     ``repeat`` timings each: (what, median ms plain, median ms house, the hand)."""
     from referee.engine import solve_open
-    from referee.engine.documents import rules_from_document
 
     plain: Rules = find_rules("mexican")
     house = rules_from_document(HOUSE_KNOBS, slug="bench-house")
