@@ -14,7 +14,20 @@ from itertools import permutations, product
 from .cards import Card, Identity, Played, rank_plural
 from .errors import ImpossibleHand
 from .i18n import _, capfirst, ngettext
-from .melds import Placed, Reading, Wilds, identity_at, read, runs_join
+from .melds import (
+    PLAIN,
+    Placed,
+    Reading,
+    Wilds,
+    allowed,
+    identity_at,
+    limit_reasons,
+    most_natural,
+    read,
+    read_book,
+    read_run,
+    runs_join,
+)
 from .rulesets import Component, Kind, Rules, SwapPolicy, variant_allowing
 
 MAX_MELDS = 8
@@ -97,7 +110,7 @@ def check_copies(rules: Rules, cards: Iterable[Card], players: int | None = None
 
 
 def _wilds(rules: Rules, number: int) -> Wilds:
-    return Wilds(rules.wild_rank(number))
+    return Wilds.of(rules, number)
 
 
 def _fits(rules: Rules, component: Component, cards: Sequence[Played], readings: list[Reading], exact: bool) -> bool:
@@ -137,7 +150,12 @@ def check_layout(
     rnd = rules.round(number)
     where = rules.round_name(number)
     if final and not rnd.final:
-        if not any(r.final for r in rules.rounds):
+        if not rules.going_out_discard:
+            message = _(
+                "{where} of {name} has no go-out layout: "
+                "it is won by laying down the contract and later laying off every card, with no discard"
+            )
+        elif not any(r.final for r in rules.rounds):
             message = _(
                 "{where} of {name} has no go-out layout: "
                 "it is won by laying down the contract and later discarding the last card"
@@ -296,7 +314,7 @@ def layout_size_reasons(
                 "{n} cards are more than a hand holds in {where}: at most {cap} after the draw ({dealt} dealt, 1 drawn)"
             )
         return [message.format(n=count, where=where, cap=cap, dealt=dealt, buys=(cap - dealt - 1) // 2)]
-    if count == cap:
+    if count == cap and rules.going_out_discard:
         return [
             _(
                 "{n} cards are every card a hand holds in {where} after the draw, leaving none to discard: "
@@ -318,8 +336,14 @@ def layoff_size_reasons(
         return []
     least = sum(c.length for c in rules.round(number).contract)
     held = hand_capacity(rules, number, buys=buys, players=players) - least
-    if count < held:
+    if count < held or (count == held and not rules.going_out_discard):
         return []
+    if not rules.going_out_discard:
+        message = _(
+            "after laying down the contract ({least} or more of its cards) a hand in {where} holds at most {held} "
+            "cards after the draw: at most {held} can be laid off, not {n}"
+        )
+        return [message.format(least=least, where=rules.round_name(number), held=held, n=count)]
     most = max(held - 1, 0)
     message = ngettext(
         "after laying down the contract ({least} or more of its cards) a hand in {where} holds at most {held} "
@@ -398,7 +422,9 @@ def _notes(rules: Rules, number: int, final: bool, left: int | None = None) -> t
     if final:
         won = _("{where} is won: every card is laid, no discard.").format(where=rules.round_name(number))
         return (capfirst(won),)
-    if left == 1:
+    if left == 0 and not rules.going_out_discard:
+        return (_("This lays down every card: you are out, with no discard."),)
+    if left == 1 and rules.going_out_discard:
         return (_("This leaves one card in hand: discard it and you are out."),)
     if rules.layoff_on_opening_turn:
         return (_("You may lay off on this turn too."),)
@@ -472,16 +498,28 @@ def check_layoff(
     if reasons:
         return _illegal(action, reasons)
 
+    limits: list[str] = []
+    shaped_why: list[str] = []
     for t in targets:
         combined = [p.as_played(wilds) for p in t.cards] + list(cards)
-        got, _unused = read(combined, wilds, t.kind)
+        shaped, why = read_book(combined, wilds) if t.kind is Kind.BOOK else read_run(combined, wilds)
+        got, broken = allowed(shaped, wilds) if wilds.shapes.limits else (shaped, [])
+        got = most_natural(got)
         if got:
             notes = (_("Read as {meld}: {cards}.").format(meld=t.describe(), cards=t),) if len(targets) > 1 else ()
             return Verdict(action, True, melds=(Laid(got[0], tuple(got)),), notes=notes)
-    return _illegal(action, _layoff_misfit(rules, targets[0], cards, wilds))
+        onto = f"{t.describe()} ({t})"
+        cannot = _("{cards} cannot go onto {meld}: {why}")
+        limits += [cannot.format(cards=_quote(cards), meld=onto, why=w) for w in broken]
+        shaped_why += why
+    if limits:
+        return _illegal(action, limits)
+    return _illegal(action, _layoff_misfit(rules, targets[0], cards, wilds, shaped_why))
 
 
-def _layoff_misfit(rules: Rules, t: Reading, cards: Sequence[Played], wilds: Wilds) -> list[str]:
+def _layoff_misfit(
+    rules: Rules, t: Reading, cards: Sequence[Played], wilds: Wilds, why: Sequence[str] = ()
+) -> list[str]:
     """Why these cards do not go onto this meld, card by card where a card is to blame."""
     onto = f"{t.describe()} ({t})"
     natural = [p for p in cards if not wilds(p.card)]
@@ -499,6 +537,11 @@ def _layoff_misfit(rules: Rules, t: Reading, cards: Sequence[Played], wilds: Wil
             if wilds(p.card) and p.declared is not None and p.declared.rank != t.rank
         ]
         cannot_add = ngettext("{cards} cannot be added to {meld}", "{cards} cannot be added to {meld}", len(cards))
+        if not reasons and why and (wilds.shapes.books != PLAIN.books):
+            # the table's book limits (the fewest cards, distinct suits) say why
+            return [
+                _("{cards} cannot go onto {meld}: {why}").format(cards=_quote(cards), meld=onto, why=w) for w in why
+            ]
         return reasons or [cannot_add.format(cards=_quote(cards), meld=onto)]
     other_suit = _("{card} is not of {suit}: {meld} takes only {suit}")
     suit = t.suit.noun if t.suit else ""
@@ -577,6 +620,11 @@ def check_swap(
                 continue
             swapped = tuple(Placed(card, Identity.of(card), False, q.index) if q is p else q for q in t.cards)
             new = Reading(t.kind, swapped, t.suit, t.low, t.high)
+            broken = limit_reasons(new, wilds.shapes) if wilds.shapes.limits else []
+            if broken:
+                cannot = _("{card} cannot replace {wild} in {meld}: {why}")
+                meld = f"{t.describe()} ({t})"
+                return _illegal(action, [cannot.format(card=card, wild=p.card, meld=meld, why=w) for w in broken])
             return Verdict(
                 action,
                 True,

@@ -187,8 +187,10 @@ class Standing:
     exact: float = 0.0  # the percentage unrounded, for a season's average (no rounding twice)
 
 
-def table_scores(table: Sequence[Seat]) -> dict[str, tuple[float, float, float]]:
-    """Each player's (percentage, rank points, tie-break) at one finished table."""
+def table_scores(table: Sequence[Seat], *, lowest_wins: bool = True) -> dict[str, tuple[float, float, float]]:
+    """Each player's (percentage, rank points, tie-break) at one finished table; the tie-break is
+    how far the player's total is better than the table's average (below it, or above it where
+    the highest total wins)."""
     size = len(table)
     average = sum(s.total for s in table) / size
     pot = RANK_POINTS.get(size) or RANK_POINTS[max(RANK_POINTS)]
@@ -198,17 +200,20 @@ def table_scores(table: Sequence[Seat]) -> dict[str, tuple[float, float, float]]
         tied = sum(1 for other in table if other.place == seat.place) - 1
         percent = 100 * (ahead + tied / 2) / (size - 1) if size > 1 else 100.0
         shared = [pot[min(p, len(pot)) - 1] for p in range(seat.place, seat.place + tied + 1)]
-        scores[seat.player] = (percent, sum(shared) / len(shared), average - seat.total)
+        better = average - seat.total if lowest_wins else seat.total - average
+        scores[seat.player] = (percent, sum(shared) / len(shared), better)
     return scores
 
 
-def night_standings(tables: Sequence[Sequence[Seat]], scoring: str = "percentage") -> list[Standing]:
+def night_standings(
+    tables: Sequence[Sequence[Seat]], scoring: str = "percentage", *, lowest_wins: bool = True
+) -> list[Standing]:
     """The night's standings from every finished table of every sitting, best first."""
     percents: dict[str, list[float]] = {}
     points: dict[str, float] = {}
     breaks: dict[str, list[float]] = {}
     for table in tables:
-        for player, (percent, rank, margin) in table_scores(table).items():
+        for player, (percent, rank, margin) in table_scores(table, lowest_wins=lowest_wins).items():
             percents.setdefault(player, []).append(percent)
             points[player] = points.get(player, 0.0) + rank
             breaks.setdefault(player, []).append(margin)

@@ -10,10 +10,10 @@ The document (JSON; every key optional with ``based_on``, which fills what is le
      "rounds": [{"dealt": 11, "contract": [{"meld": "book", "size": 3}], "wild_rank": "3",
                  "final": false}, ...],
      "contract_sizes": "minimum" | "exact",
-     "wilds": {"jokers": true, "ranks": [], "natural": true},
-     "books": {"min": 3, "suits": "any"},
-     "runs": {"min": 4, "ace": "either"},
-     "naturals": {"per_meld": 0, "wilds": "any", "adjacent_wilds": true},
+     "wilds": {"jokers": true, "ranks": ["2"], "natural": true},
+     "books": {"min": 3, "suits": "any" | "distinct"},
+     "runs": {"min": 4, "ace": "low" | "high" | "either" | "around"},
+     "naturals": {"per_meld": 0 | 1 | 2, "wilds": "any" | "not_more", "adjacent_wilds": true},
      "points": {"A": 15, "2": 5, ..., "10": 10, "J": 10, "Q": 10, "K": 10, "JK": 20, "wild": 20},
      "going_out": {"discard": true},
      "lowest_wins": true,
@@ -24,32 +24,41 @@ The document (JSON; every key optional with ``based_on``, which fills what is le
      "words": {"round": "round" | "deal", "book": "book" | "group", "run": "run" | "sequence"}}
 
 A round's ``final`` marks a round won only by laying the whole hand down at once, with no
-discard (Mexican round 7). Knobs of the shape this referee does not play yet (a fixed wild rank
-beside the round's, wilds that cannot stand for themselves, books of distinct suits, runs round
-the ace, limits on wilds in a meld, points by rank beyond the table's five kinds, going out
-without a discard, the highest total winning) are refused in words, naming the key, until the
-meld reader and the solver play them. Unknown keys are refused by name; every number is bounded.
+discard (Mexican round 7). With ``based_on`` the document is laid over the built-in's own
+document deeply: an object given changes only the keys it names, a list given replaces the
+list. Unknown keys are refused by name; every number is bounded; every fault is said in the
+engine's words (translatable), naming its key, all at once (at most ``MAX_FAULTS``). Faults of a
+combination (a contract meld below ``books.min``, a deck too small for the deal, jokers in a deck
+where they are not wild...) are said once every value on its own is valid. A round's
+``wild_rank`` that is also in ``wilds.ranks`` is accepted as it is (it changes nothing).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import rank_text
+from .i18n import _
 from .rulesets import (
     ROUND_WORDS,
     RULESETS,
+    AceMode,
+    BookPolicy,
     Buys,
     Component,
     Deck,
     Kind,
+    NaturalPolicy,
     Penalties,
     Round,
     Rules,
+    RunPolicy,
     SwapPolicy,
     TieBreak,
+    WildPolicy,
 )
 
 MAX_PLAYERS = 10
@@ -60,6 +69,7 @@ MAX_JOKERS = 12
 MAX_POINTS = 100
 MAX_NAME = 60
 MAX_FAULTS = 25
+DISTINCT_BOOK = 4  # a book of distinct suits: one card of each suit at most
 BOOK_WORDS = ("book", "group")  # what a ruleset may call a book, and a run (the catalogues hold these)
 RUN_WORDS = ("run", "sequence")
 BUY_NAMES = ("buy", "May I?")  # the words the catalogues hold for a buy
@@ -111,6 +121,9 @@ def _decks(rules: Rules) -> Any:
 
 
 def _points(penalties: Penalties) -> dict[str, int | None]:
+    if penalties.by_rank is not None:
+        by_rank: dict[str, int | None] = dict(zip(RANK_KEYS, penalties.by_rank, strict=True))
+        return {**by_rank, "JK": penalties.joker, "wild": penalties.wild}
     found: dict[str, int | None] = {"A": penalties.ace}
     for rank in range(2, 10):
         found[str(rank)] = rank if penalties.number is None else penalties.number
@@ -137,13 +150,21 @@ def document_of(rules: Rules) -> dict[str, Any]:
             for rnd, wild in zip(rules.rounds, rules.wild_ranks, strict=True)
         ],
         "contract_sizes": "exact" if rules.exact_opening else "minimum",
-        "wilds": {"jokers": True, "ranks": [], "natural": True},
-        "books": {"min": 3, "suits": "any"},
-        "runs": {"min": 4, "ace": "either"},
-        "naturals": {"per_meld": 0, "wilds": "any", "adjacent_wilds": True},
+        "wilds": {
+            "jokers": rules.wilds.jokers,
+            "ranks": [rank_text(r) for r in rules.wilds.ranks],
+            "natural": rules.wilds.natural,
+        },
+        "books": {"min": rules.books.least, "suits": "distinct" if rules.books.distinct_suits else "any"},
+        "runs": {"min": rules.runs.least, "ace": rules.runs.ace.value},
+        "naturals": {
+            "per_meld": rules.naturals.per_meld,
+            "wilds": "not_more" if rules.naturals.not_more_wilds else "any",
+            "adjacent_wilds": rules.naturals.adjacent_wilds,
+        },
         "points": _points(rules.penalties),
-        "going_out": {"discard": True},
-        "lowest_wins": True,
+        "going_out": {"discard": rules.going_out_discard},
+        "lowest_wins": rules.lowest_wins,
         "table": {
             "runs_may_join": rules.runs_may_join,
             "layoff_on_opening_turn": rules.layoff_on_opening_turn,
@@ -174,28 +195,50 @@ class _Reader:
 
     def table(self, value: object, key: str, keys: Sequence[str]) -> dict[str, Any]:
         if not isinstance(value, Mapping):
-            self.fault(key, "must be an object")
+            self.fault(key, _("must be an object"))
             return {}
         for unknown in sorted(str(k)[:40] for k in value if k not in keys)[:5]:
-            self.fault(f"{key}.{unknown}", f"is no key here (known: {', '.join(keys)})")
+            self.fault(f"{key}.{unknown}", _("is no key here (known: {keys})").format(keys=", ".join(keys)))
         return {k: v for k, v in value.items() if k in keys}
 
     def number(self, value: object, key: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fault(key, f"must be a whole number from {low} to {high}, not {str(value)[:20]}")
+            message = _("must be a whole number from {low} to {high}, not {value}")
+            self.fault(key, message.format(low=low, high=high, value=_short(value)))
             return low
         return value
 
     def choice(self, value: object, key: str, choices: Sequence[object]) -> Any:
-        if value not in choices:
-            self.fault(key, f"must be one of {', '.join(str(c) for c in choices)}, not {str(value)[:20]}")
+        if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
+            message = _("must be one of {choices}, not {value}")
+            self.fault(key, message.format(choices=", ".join(_text(c) for c in choices), value=_short(value)))
             return choices[0]
         return value
 
-    def only(self, value: object, key: str, played: object, what: str) -> None:
-        """A knob this referee plays one way only (so far): any other value is refused in words."""
-        if value != played:
-            self.fault(key, f"{str(value)[:20]} is not played by this referee yet ({what})")
+
+def _text(value: object) -> str:
+    """A value as a document writes it (JSON's true, false and null)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _short(value: object) -> str:
+    """A user's value quoted short."""
+    return _text(value)[:20]
+
+
+def _deep(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``over`` laid on ``base``: objects merged key by key, anything else (lists too) replaced."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _deep(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def _merged(document: Mapping[str, Any], reader: _Reader) -> dict[str, Any]:
@@ -203,10 +246,11 @@ def _merged(document: Mapping[str, Any], reader: _Reader) -> dict[str, Any]:
     if based is None:
         return dict(document)
     if based not in RULESETS:
-        reader.fault("based_on", f"must be one of {', '.join(RULESETS)}, not {str(based)[:20]}")
+        message = _("must be one of {choices}, not {value}")
+        reader.fault("based_on", message.format(choices=", ".join(RULESETS), value=_short(based)))
         return dict(document)
     base = document_of(RULESETS[based])
-    return {**base, **{k: v for k, v in document.items() if k != "based_on"}}
+    return _deep(base, {k: v for k, v in document.items() if k != "based_on"})
 
 
 def rules_from_document(document: object, *, slug: str) -> Rules:
@@ -216,40 +260,45 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
     doc = _merged(doc, reader)
     missing = sorted(TOP_KEYS - {"based_on"} - set(doc))
     for key in missing:
-        reader.fault(key, "is missing (or give based_on)")
+        reader.fault(key, _("is missing (or give based_on)"))
     if missing:
         raise DocumentError(reader.faults)
     name = doc["name"]
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
-        reader.fault("name", f"must be 1 to {MAX_NAME} characters")
+    if isinstance(name, str):
+        name = unicodedata.normalize("NFC", name).strip()
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
+        reader.fault("name", _("must be 1 to {most} characters").format(most=MAX_NAME))
         name = "?"
     players = reader.table(doc["players"], "players", ("min", "max"))
     low = reader.number(players.get("min"), "players.min", 2, MAX_PLAYERS)
     high = reader.number(players.get("max"), "players.max", 2, MAX_PLAYERS)
     if high < low:
-        reader.fault("players", f"max ({high}) is below min ({low})")
+        reader.fault("players", _("max ({high}) is below min ({low})").format(high=high, low=low))
         high = low
     deck_for = _read_decks(reader, doc["deck"], low, high)
-    rounds, wild_ranks = _read_rounds(reader, doc["rounds"])
     exact = reader.choice(doc["contract_sizes"], "contract_sizes", ("minimum", "exact")) == "exact"
-    wilds = reader.table(doc["wilds"], "wilds", ("jokers", "ranks", "natural"))
-    reader.only(wilds.get("jokers"), "wilds.jokers", True, "jokers are always wild")
-    reader.only(wilds.get("ranks"), "wilds.ranks", [], "give the wild rank round by round instead")
-    reader.only(wilds.get("natural"), "wilds.natural", True, "a card of the wild rank may stand for itself")
-    books = reader.table(doc["books"], "books", ("min", "suits"))
-    reader.only(books.get("min"), "books.min", 3, "a book holds 3 cards or more")
-    reader.only(books.get("suits"), "books.suits", "any", "a book's suits may repeat")
-    runs = reader.table(doc["runs"], "runs", ("min", "ace"))
-    reader.only(runs.get("min"), "runs.min", 4, "a run holds 4 cards or more")
-    reader.only(runs.get("ace"), "runs.ace", "either", "an ace is low or high, never round the corner")
-    naturals = reader.table(doc["naturals"], "naturals", ("per_meld", "wilds", "adjacent_wilds"))
-    reader.only(naturals.get("per_meld"), "naturals.per_meld", 0, "a meld needs no natural card")
-    reader.only(naturals.get("wilds"), "naturals.wilds", "any", "a meld may hold any number of wilds")
-    reader.only(naturals.get("adjacent_wilds"), "naturals.adjacent_wilds", True, "wilds may sit side by side")
+    wilds = _read_wilds(reader, doc["wilds"])
+    books_table = reader.table(doc["books"], "books", ("min", "suits"))
+    books = BookPolicy(
+        reader.number(books_table.get("min"), "books.min", 3, 8),
+        reader.choice(books_table.get("suits"), "books.suits", ("any", "distinct")) == "distinct",
+    )
+    runs_table = reader.table(doc["runs"], "runs", ("min", "ace"))
+    runs = RunPolicy(
+        reader.number(runs_table.get("min"), "runs.min", 3, 13),
+        AceMode(reader.choice(runs_table.get("ace"), "runs.ace", [m.value for m in AceMode])),
+    )
+    naturals_table = reader.table(doc["naturals"], "naturals", ("per_meld", "wilds", "adjacent_wilds"))
+    naturals = NaturalPolicy(
+        reader.number(naturals_table.get("per_meld"), "naturals.per_meld", 0, 2),
+        reader.choice(naturals_table.get("wilds"), "naturals.wilds", ("any", "not_more")) == "not_more",
+        reader.choice(naturals_table.get("adjacent_wilds"), "naturals.adjacent_wilds", (True, False)),
+    )
+    rounds, wild_ranks = _read_rounds(reader, doc["rounds"], books, runs)
     penalties = _read_points(reader, doc["points"])
     going_out = reader.table(doc["going_out"], "going_out", ("discard",))
-    reader.only(going_out.get("discard"), "going_out.discard", True, "a round marked final goes out without one")
-    reader.only(doc["lowest_wins"], "lowest_wins", True, "the lowest total wins")
+    discard = reader.choice(going_out.get("discard"), "going_out.discard", (True, False))
+    lowest_wins = reader.choice(doc["lowest_wins"], "lowest_wins", (True, False))
     table = reader.table(
         doc["table"],
         "table",
@@ -267,11 +316,12 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
     run_word = reader.choice(words.get("run"), "words.run", RUN_WORDS)
     if not reader.faults:
         _check_play(reader, rounds, deck_for, low, high, buys)
+        _check_knobs(reader, rounds, deck_for, low, high, wilds, books, runs, naturals)
     if reader.faults:
         raise DocumentError(reader.faults)
     return Rules(
         slug=slug,
-        name=name.strip(),
+        name=name,
         source="",
         variants=(),
         min_players=low,
@@ -287,10 +337,37 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
         buys=buys,
         tie_break=tie,
         cut_bonus=bonus,
+        wilds=wilds,
+        books=books,
+        runs=runs,
+        naturals=naturals,
+        going_out_discard=discard,
+        lowest_wins=lowest_wins,
         round_word=round_word,
         book_word=book_word,
         run_word=run_word,
     )
+
+
+def _read_wilds(reader: _Reader, value: object) -> WildPolicy:
+    table = reader.table(value, "wilds", ("jokers", "ranks", "natural"))
+    jokers = reader.choice(table.get("jokers"), "wilds.jokers", (True, False))
+    natural = reader.choice(table.get("natural"), "wilds.natural", (True, False))
+    given = table.get("ranks")
+    if not isinstance(given, list) or len(given) > len(RANK_KEYS):
+        reader.fault("wilds.ranks", _("must be a list of ranks ({ranks})").format(ranks=", ".join(RANK_KEYS)))
+        return WildPolicy(jokers, (), natural)
+    ranks: list[int] = []
+    for index, rank in enumerate(given, start=1):
+        key = f"wilds.ranks.{index}"
+        if not isinstance(rank, str) or rank not in RANK_OF:
+            message = _("must be a rank ({ranks}), not {value}")
+            reader.fault(key, message.format(ranks=", ".join(RANK_KEYS), value=_short(rank)))
+        elif RANK_OF[rank] in ranks:
+            reader.fault(key, _("{rank} is listed twice").format(rank=rank))
+        else:
+            ranks.append(RANK_OF[rank])
+    return WildPolicy(jokers, tuple(ranks), natural)
 
 
 def _read_decks(reader: _Reader, value: object, low: int, high: int) -> Callable[[int], Deck]:
@@ -305,7 +382,7 @@ def _read_decks(reader: _Reader, value: object, low: int, high: int) -> Callable
         if isinstance(value, list) and (
             not isinstance(counts, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts)
         ):
-            reader.fault(f"{key}.players", "must be a list of player counts")
+            reader.fault(f"{key}.players", _("must be a list of player counts"))
             counts = []
         return counts, deck
 
@@ -315,20 +392,23 @@ def _read_decks(reader: _Reader, value: object, low: int, high: int) -> Callable
             counts, deck = one(item, f"deck.{index}")
             for n in counts or []:
                 if n in by_count:
-                    reader.fault(f"deck.{index}.players", f"{n} players have a deck already")
+                    reader.fault(f"deck.{index}.players", _("{n} players have a deck already").format(n=n))
                 by_count[n] = deck
         for n in range(low, high + 1):
             if n not in by_count:
-                reader.fault("deck", f"no deck for {n} players")
+                reader.fault("deck", _("no deck for {n} players").format(n=n))
         table = {n: by_count.get(n, Deck(2, 4)) for n in range(low, high + 1)}
         return lambda players: table[players]
     _counts, deck = one(value, "deck")
     return lambda players: deck
 
 
-def _read_rounds(reader: _Reader, value: object) -> tuple[tuple[Round, ...], tuple[int | None, ...]]:
+def _read_rounds(
+    reader: _Reader, value: object, books: BookPolicy, runs: RunPolicy
+) -> tuple[tuple[Round, ...], tuple[int | None, ...]]:
+    """The rounds; a contract's meld is no smaller than ``books.min`` or ``runs.min``."""
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_ROUNDS:
-        reader.fault("rounds", f"must be a list of 1 to {MAX_ROUNDS} rounds")
+        reader.fault("rounds", _("must be a list of 1 to {most} rounds").format(most=MAX_ROUNDS))
         return (Round(1, 7, (Component(Kind.BOOK, 3),)),), (None,)
     rounds, wilds = [], []
     for index, item in enumerate(value, start=1):
@@ -338,17 +418,23 @@ def _read_rounds(reader: _Reader, value: object) -> tuple[tuple[Round, ...], tup
         contract = []
         parts = table.get("contract")
         if not isinstance(parts, list) or not 1 <= len(parts) <= 5:
-            reader.fault(f"{key}.contract", "must be a list of 1 to 5 melds")
+            reader.fault(f"{key}.contract", _("must be a list of 1 to 5 melds"))
             parts = []
         for n, part in enumerate(parts, start=1):
             meld = reader.table(part, f"{key}.contract.{n}", ("meld", "size"))
             kind = Kind(reader.choice(meld.get("meld"), f"{key}.contract.{n}.meld", ("book", "run")))
-            least, most = (3, 8) if kind is Kind.BOOK else (4, 13)
-            size = reader.number(meld.get("size"), f"{key}.contract.{n}.size", least, most)
+            least, most, floor = (books.least, 8, "books.min") if kind is Kind.BOOK else (runs.least, 13, "runs.min")
+            size = meld.get("size")
+            if isinstance(size, int) and not isinstance(size, bool) and 2 <= size < least:
+                message = _("{size} is smaller than {floor} ({least}): must be from {least} to {most}")
+                reader.fault(f"{key}.contract.{n}.size", message.format(size=size, floor=floor, least=least, most=most))
+                size = least
+            size = reader.number(size, f"{key}.contract.{n}.size", least, most)
             contract.append(Component(kind, size))
         wild = table.get("wild_rank")
         if wild is not None and wild not in RANK_OF:
-            reader.fault(f"{key}.wild_rank", f"must be a rank ({', '.join(RANK_KEYS)}) or null, not {str(wild)[:20]}")
+            message = _("must be a rank ({ranks}) or null, not {value}")
+            reader.fault(f"{key}.wild_rank", message.format(ranks=", ".join(RANK_KEYS), value=_short(wild)))
             wild = None
         final = reader.choice(table.get("final", False), f"{key}.final", (False, True))
         rounds.append(Round(index, dealt, tuple(contract), final=final))
@@ -357,6 +443,8 @@ def _read_rounds(reader: _Reader, value: object) -> tuple[tuple[Round, ...], tup
 
 
 def _read_points(reader: _Reader, value: object) -> Penalties:
+    """Points per rank: the table's five kinds (2-9 at face value or one value, 10-K one value)
+    where they fit, else every rank on its own (``Penalties.by_rank``)."""
     table = reader.table(value, "points", (*RANK_KEYS, "JK", "wild"))
     got = {k: reader.number(table.get(k), f"points.{k}", 0, MAX_POINTS) for k in (*RANK_KEYS, "JK")}
     wild = table.get("wild")
@@ -364,14 +452,13 @@ def _read_points(reader: _Reader, value: object) -> Penalties:
         wild = reader.number(wild, "points.wild", 0, MAX_POINTS)
     numbers = [got[str(r)] for r in range(2, 10)]
     face = numbers == list(range(2, 10))
-    if not face and len(set(numbers)) > 1:
-        reader.fault("points", "2 to 9 score their face value or one value for all, as this referee plays so far")
     courts = {got[k] for k in ("10", "J", "Q", "K")}
-    if len(courts) > 1:
-        reader.fault("points", "10, J, Q and K score one value, as this referee plays so far")
-    return Penalties(
-        joker=got["JK"], wild=wild, ace=got["A"], ten_to_king=got["K"], number=None if face else numbers[0]
-    )
+    if (face or len(set(numbers)) == 1) and len(courts) == 1:
+        return Penalties(
+            joker=got["JK"], wild=wild, ace=got["A"], ten_to_king=got["K"], number=None if face else numbers[0]
+        )
+    by_rank = tuple(got[k] for k in RANK_KEYS)
+    return Penalties(joker=got["JK"], wild=wild, ace=got["A"], ten_to_king=got["K"], number=None, by_rank=by_rank)
 
 
 def _read_buys(reader: _Reader, value: object) -> Buys:
@@ -390,21 +477,56 @@ def _check_play(
 ) -> None:
     """What no table can play: a contract needing more cards than a hand can hold (those dealt,
     the one drawn, and two a buy where buys are allowed: the discard and its penalty card), a
-    deck too small for the players, the deal and the upcard."""
+    deck too small for the players, the deal and the upcard (at every table size allowed)."""
     for rnd in rounds:
         need = sum(c.length for c in rnd.contract)
         bought = 2 * (buys.limit or 0) if buys.allowed else 0
         most = None if buys.allowed and buys.limit is None else rnd.dealt + 1 + bought
         if most is not None and need > most:
-            reader.fault(f"rounds.{rnd.number}", f"the contract needs {need} cards; a hand holds at most {most}")
-        for players in (low, high):
+            message = _("the contract needs {need} cards; a hand holds at most {most}")
+            reader.fault(f"rounds.{rnd.number}", message.format(need=need, most=most))
+        for players in range(low, high + 1):
             deck = deck_for(players)
             if players * rnd.dealt + 1 > deck.size:
+                message = _(
+                    "{players} players of {dealt} cards and the upcard need {need} cards; the deck holds {size}"
+                )
                 reader.fault(
                     f"rounds.{rnd.number}",
-                    f"{players} players of {rnd.dealt} cards and the upcard need {players * rnd.dealt + 1} cards;"
-                    f" the deck holds {deck.size}",
+                    message.format(players=players, dealt=rnd.dealt, need=players * rnd.dealt + 1, size=deck.size),
                 )
+
+
+def _check_knobs(
+    reader: _Reader,
+    rounds: Sequence[Round],
+    deck_for: Callable[[int], Deck],
+    low: int,
+    high: int,
+    wilds: WildPolicy,
+    books: BookPolicy,
+    runs: RunPolicy,
+    naturals: NaturalPolicy,
+) -> None:
+    """Knobs that cannot be played together."""
+    if not wilds.jokers:
+        holding = [n for n in range(low, high + 1) if deck_for(n).jokers]
+        if holding:
+            message = _("jokers are not wild, yet the deck for {n} players holds {jokers} jokers: give it none")
+            reader.fault("wilds.jokers", message.format(n=holding[0], jokers=deck_for(holding[0]).jokers))
+    if books.distinct_suits:
+        if books.least > DISTINCT_BOOK:
+            message = _("a book of different suits holds at most 4 cards, but books.min is {least}")
+            reader.fault("books.suits", message.format(least=books.least))
+        for rnd in rounds:
+            for n, part in enumerate(rnd.contract, start=1):
+                if part.kind is Kind.BOOK and part.length > DISTINCT_BOOK:
+                    message = _("a book of {size} cannot hold each suit once: there are 4 suits")
+                    reader.fault(f"rounds.{rnd.number}.contract.{n}.size", message.format(size=part.length))
+    smallest = min(books.least, runs.least)
+    if naturals.per_meld > smallest:
+        message = _("{per_meld} natural cards per meld is more than the smallest meld holds ({smallest})")
+        reader.fault("naturals.per_meld", message.format(per_meld=naturals.per_meld, smallest=smallest))
 
 
 def same_play(first: Rules, second: Rules) -> bool:

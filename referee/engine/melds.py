@@ -12,30 +12,87 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 
 from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit, format_cards, rank_name, rank_plural
 from .i18n import _, ngettext
-from .rulesets import Kind
+from .rulesets import AceMode, BookPolicy, Kind, NaturalPolicy, Rules, RunPolicy, WildPolicy
+from .words import names_and
 
 HIGH_ACE = 14
 MAX_RUN = 13
+DISTINCT_BOOK = 4  # a book of distinct suits holds at most one card of each suit
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """What a table asks of a meld beyond its cards' ranks and suits: a book's and a run's least
+    size, books of distinct suits, where an ace stands, and the natural cards a meld holds."""
+
+    books: BookPolicy = field(default_factory=BookPolicy)
+    runs: RunPolicy = field(default_factory=RunPolicy)
+    naturals: NaturalPolicy = field(default_factory=NaturalPolicy)
+
+    @property
+    def limits(self) -> bool:
+        """Whether a read meld is checked further (naturals, distinct suits): not in the built-ins."""
+        return self.books.distinct_suits or self.naturals != NaturalPolicy()
+
+
+PLAIN = Shapes()
+PLAIN_WILDS = WildPolicy()
 
 
 @dataclass(frozen=True, slots=True)
 class Wilds:
-    """Which cards are wild in a round: jokers, and the round's wild rank if any."""
+    """Which cards are wild in a round: jokers, the round's wild rank if any and the ranks wild in
+    every round (``every``); whether such a card may stand for itself (``natural``); and what the
+    table asks of a meld (``shapes``), which the reading of a meld follows.
+
+    A joker is always read as a wild: where jokers are not wild the packs hold none, and a joker
+    is refused as a card the packs do not hold (``checks.copy_reasons``)."""
 
     rank: int | None
+    every: tuple[int, ...] = ()
+    natural: bool = True
+    jokers: bool = True
+    shapes: Shapes = PLAIN
+
+    @classmethod
+    def of(cls, rules: Rules, number: int) -> Wilds:
+        """What is wild in round ``number`` of ``rules``, and what its melds ask."""
+        rank = rules.wild_rank(number)
+        knobs = rules.wilds
+        shapes = Shapes(rules.books, rules.runs, rules.naturals)
+        if knobs == PLAIN_WILDS and shapes == PLAIN:
+            return cls(rank)
+        every = tuple(r for r in knobs.ranks if r != rank)
+        return cls(rank, every, knobs.natural, knobs.jokers, PLAIN if shapes == PLAIN else shapes)
 
     def __call__(self, card: Card) -> bool:
-        return card.is_joker or card.rank == self.rank
+        return card.is_joker or card.rank == self.rank or card.rank in self.every
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Every wild rank of the round, the round's own first."""
+        return ((self.rank,) if self.rank is not None else ()) + self.every
+
+    def stands_as_itself(self, card: Card) -> bool:
+        """Whether a card of a wild rank may count as itself (never a joker)."""
+        return self.natural and not card.is_joker
 
     @property
     def words(self) -> str:
-        if self.rank is None:
-            return _("only jokers are wild")
-        return _("jokers and {ranks} are wild").format(ranks=rank_plural(self.rank))
+        ranks = self.ranks
+        if not ranks:
+            return _("only jokers are wild") if self.jokers else _("nothing is wild")
+        if len(ranks) == 1 and self.jokers:
+            return _("jokers and {ranks} are wild").format(ranks=rank_plural(ranks[0]))
+        plural = names_and([rank_plural(r) for r in ranks])
+        if not self.jokers:
+            return _("{ranks} are wild").format(ranks=plural)
+        return _("jokers, {ranks} are wild").format(ranks=plural)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +141,17 @@ class Reading:
 
 
 def identity_at(position: int, suit: Suit | None) -> Identity:
-    return Identity(ACE if position == HIGH_ACE else position, suit)
+    """The card at a run position: 1 is the low ace, 14 the high ace, and past 14 (a run round the
+    corner, ``AceMode.AROUND``) the ranks start again: 15 is a two."""
+    return Identity((position - 1) % 13 + 1, suit)
 
 
-def _is_self(played: Played) -> bool:
+def _is_self(played: Played, wilds: Wilds | None = None) -> bool:
+    """A card declared as itself: it counts as itself (where a wild card may stand for itself)."""
     d = played.declared
-    return d is not None and d.rank == played.card.rank and d.suit in (None, played.card.suit)
+    if d is None or d.rank != played.card.rank or d.suit not in (None, played.card.suit):
+        return False
+    return wilds is None or not wilds(played.card) or wilds.natural
 
 
 def declaration_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
@@ -105,9 +167,20 @@ def declaration_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
 
 def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
     reasons = declaration_reasons(cards, wilds)
-    if len(cards) < 3:
-        reasons.append(_("a book needs at least 3 cards; {cards} has {n}").format(cards=_quote(cards), n=len(cards)))
-    natural = [p.card for p in cards if not wilds(p.card) or _is_self(p)]
+    books = wilds.shapes.books
+    if len(cards) < books.least:
+        reasons.append(
+            _("a book needs at least {least} cards; {cards} has {n}").format(
+                least=books.least, cards=_quote(cards), n=len(cards)
+            )
+        )
+    if books.distinct_suits and len(cards) > DISTINCT_BOOK:
+        reasons.append(
+            _("a book of different suits holds at most 4 cards; {cards} has {n}").format(
+                cards=_quote(cards), n=len(cards)
+            )
+        )
+    natural = [p.card for p in cards if not wilds(p.card) or _is_self(p, wilds)]
     ranks = sorted({c.rank for c in natural if c.rank is not None})
     if len(ranks) > 1:
         groups = ", ".join(
@@ -128,14 +201,18 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
             named = " ".join(f"{p}" for p in cards if p.declared is not None)
             return [], [_("{cards} stand for different ranks; a book is cards of one rank").format(cards=named)]
         # All wilds: any rank fits; a wild-rank card standing as itself is read first.
-        own = wilds.rank if any(p.card.rank == wilds.rank for p in cards) else None
+        own = next((p.card.rank for p in cards if wilds.stands_as_itself(p.card)), None)
         candidates = declared or sorted(RANKS, key=lambda r: r != own)
 
     readings: list[Reading] = []
     for rank in candidates:
         placed: list[Placed] = []
         for i, p in enumerate(cards):
-            if not wilds(p.card) or (p.declared is None and p.card.rank == rank) or _is_self(p):
+            if (
+                not wilds(p.card)
+                or (p.declared is None and p.card.rank == rank and wilds.natural)
+                or _is_self(p, wilds)
+            ):
                 placed.append(Placed(p.card, Identity.of(p.card), wild=False, index=i))
             elif p.declared is None:
                 placed.append(Placed(p.card, Identity(rank), wild=True, index=i))
@@ -158,14 +235,14 @@ def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list
     # Cards with a shape reason (too few or many, mixed suits, a card twice, too far apart,
     # round the ace) fit no window, so the shape is only explained when no reading is found.
     if not reasons:
-        readings = _run_readings(cards, fixed)
+        readings = _run_readings(cards, fixed, wilds)
         if readings:
             return readings, []
-    reasons += _run_shape_reasons(cards, fixed)
+    reasons += _run_shape_reasons(cards, fixed, wilds.shapes.runs)
     if reasons:
         return [], reasons
     undeclared = [Played(p.card) for p in cards]
-    loose = _run_readings(undeclared, _fixed(undeclared, wilds))
+    loose = _run_readings(undeclared, _fixed(undeclared, wilds), wilds)
     declared = [str(p) for p in cards if p.declared is not None]
     if loose:
         options = "; ".join(r.describe() + f" ({r})" for r in loose[:3])
@@ -180,14 +257,16 @@ def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list
 
 def _fixed(cards: Sequence[Played], wilds: Wilds) -> list[bool]:
     """Per card: True where it can only count as itself (not wild, or pinned to itself)."""
-    return [not wilds(p.card) or _is_self(p) for p in cards]
+    return [not wilds(p.card) or _is_self(p, wilds) for p in cards]
 
 
-def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
+def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool], runs: RunPolicy = PLAIN.runs) -> list[str]:
     reasons: list[str] = []
     n = len(cards)
-    if n < 4:
-        reasons.append(_("a run needs at least 4 cards; {cards} has {n}").format(cards=_quote(cards), n=n))
+    if n < runs.least:
+        reasons.append(
+            _("a run needs at least {least} cards; {cards} has {n}").format(least=runs.least, cards=_quote(cards), n=n)
+        )
     if n > MAX_RUN:
         reasons.append(
             _("a run holds at most 13 cards (ace to king); {cards} has {n}").format(cards=_quote(cards), n=n)
@@ -213,27 +292,67 @@ def _run_shape_reasons(cards: Sequence[Played], fixed: list[bool]) -> list[str]:
     has_ace = any(c.rank == ACE for c in natural)
     if not others or n > MAX_RUN:
         return reasons
+    if runs.ace is AceMode.AROUND:
+        ordered = _round_the_corner(natural)
+        span = ordered[1]
+        if span > n:
+            reasons.append(_span_reason(cards, natural, span, n, ordered[0]))
+        return reasons
     if not has_ace:
         span = others[-1] - others[0] + 1
         if span > n:
             reasons.append(_span_reason(cards, natural, span, n))
         return reasons
     low_span, high_span = others[-1], HIGH_ACE - others[0] + 1
-    if min(low_span, high_span) <= n:
+    allowed = {AceMode.LOW: low_span, AceMode.HIGH: high_span}.get(runs.ace, min(low_span, high_span))
+    if allowed <= n:
         return reasons
-    if others[0] <= n and others[-1] >= HIGH_ACE + 1 - n:
+    wraps = others[0] <= n and others[-1] >= HIGH_ACE + 1 - n
+    if runs.ace is AceMode.LOW and high_span <= n:
+        reasons.append(
+            _("{cards} would need a high ace (J-Q-K-A): here an ace is low only (A-2-3-4)").format(cards=_quote(cards))
+        )
+    elif runs.ace is AceMode.HIGH and low_span <= n:
+        reasons.append(
+            _("{cards} would need a low ace (A-2-3-4): here an ace is high only (J-Q-K-A)").format(cards=_quote(cards))
+        )
+    elif wraps and runs.ace is AceMode.LOW:
+        reasons.append(
+            _("{cards} would wrap round the ace (K-A-2): here an ace is low only (A-2-3-4)").format(cards=_quote(cards))
+        )
+    elif wraps and runs.ace is AceMode.HIGH:
+        reasons.append(
+            _("{cards} would wrap round the ace (K-A-2): here an ace is high only (J-Q-K-A)").format(
+                cards=_quote(cards)
+            )
+        )
+    elif wraps:
         reasons.append(
             _("{cards} would wrap round the ace (K-A-2): an ace is low (A-2-3-4) or high (J-Q-K-A), never both").format(
                 cards=_quote(cards)
             )
         )
     else:
-        reasons.append(_span_reason(cards, natural, min(low_span, high_span), n))
+        reasons.append(_span_reason(cards, natural, allowed, n))
     return reasons
 
 
-def _span_reason(cards: Sequence[Played], natural: list[Card], span: int, n: int) -> str:
-    ordered = _in_run_order(natural, span)
+def _round_the_corner(natural: list[Card]) -> tuple[list[Card], int]:
+    """The cards in run order on the circle of ranks (K-A-2 allowed), and the ranks they span:
+    the run starts after the widest gap between two of them."""
+    ranks = sorted({c.rank for c in natural if c.rank is not None})
+    gaps = [(ranks[(i + 1) % len(ranks)] - r) % 13 or 13 for i, r in enumerate(ranks)]
+    widest = max(range(len(ranks)), key=lambda i: gaps[i])
+    start = ranks[(widest + 1) % len(ranks)]
+    span = 13 - gaps[widest] + 1 if len(ranks) > 1 else 1
+    ordered = sorted(natural, key=lambda c: (((c.rank or 0) - start) % 13, c.sort_key()))
+    return ordered, span
+
+
+def _span_reason(
+    cards: Sequence[Played], natural: list[Card], span: int, n: int, ordered: list[Card] | None = None
+) -> str:
+    ordered = ordered or _in_run_order(natural, span)
     missing = span - len(natural)
     wild_count = n - len(natural)
     gaps = ngettext("{n} gap to fill", "{n} gaps to fill", missing).format(n=missing)
@@ -256,34 +375,53 @@ def _in_run_order(natural: list[Card], span: int) -> list[Card]:
     return sorted(natural, key=lambda c: (position(c), c.sort_key()))
 
 
-def _run_readings(cards: Sequence[Played], fixed: list[bool]) -> list[Reading]:
+def run_starts(n: int, ace: AceMode, first: int = 1, last: int = HIGH_ACE) -> list[int]:
+    """Where a run of ``n`` cards may start (position 1 is the low ace, 14 the high ace), as the
+    ace mode allows; ``first`` and ``last`` narrow the plain (not round the corner) starts."""
+    top = HIGH_ACE - n + 1 if ace is not AceMode.LOW else HIGH_ACE - n
+    starts = list(range(max(first, 2 if ace is AceMode.HIGH else 1), min(last, top) + 1))
+    if ace is AceMode.AROUND:
+        starts += range(max(2, HIGH_ACE + 2 - n), 14)  # the windows past the high ace: K-A-2
+    return starts
+
+
+def _run_readings(cards: Sequence[Played], fixed: list[bool], wilds: Wilds | None = None) -> list[Reading]:
     n = len(cards)
-    if not 4 <= n <= MAX_RUN:
+    runs = wilds.shapes.runs if wilds is not None else PLAIN.runs
+    natural_wilds = wilds.natural if wilds is not None else True
+    if not runs.least <= n <= MAX_RUN:
         return []
     natural = [p.card for p, f in zip(cards, fixed, strict=True) if f]
     known = {c.suit for c in natural} | {p.declared.suit for p in cards if p.declared is not None and p.declared.suit}
     suits = [s for s in SUITS if s in known] if known else list(SUITS)
     # Every window must hold the natural cards other than aces: start no later than the
-    # lowest of them, end no earlier than the highest.
+    # lowest of them, end no earlier than the highest (round the corner: any start).
     ranks = [c.rank for c in natural if c.rank not in (None, ACE)]
     first = max(1, max(ranks, default=1) - n + 1)
     last = min(min(ranks, default=HIGH_ACE), HIGH_ACE - n + 1)
+    if runs.ace is AceMode.EITHER:
+        starts: Sequence[int] = range(first, last + 1)
+    else:
+        starts = run_starts(n, runs.ace, first, last)
     readings: list[Reading] = []
     for suit in suits:
-        for start in range(first, last + 1):
-            reading = _fit_window(cards, fixed, suit, start, start + n - 1)
+        for start in starts:
+            reading = _fit_window(cards, fixed, suit, start, start + n - 1, natural_wilds)
             if reading is not None:
                 readings.append(reading)
     return readings
 
 
 def _position(rank: int, start: int, end: int) -> int | None:
-    if rank == ACE:
-        return 1 if start == 1 else HIGH_ACE if end == HIGH_ACE else None
+    if start <= rank <= end:
+        return rank
+    rank += 13  # the high ace (14), or a rank past it round the corner
     return rank if start <= rank <= end else None
 
 
-def _fit_window(cards: Sequence[Played], fixed: list[bool], suit: Suit, start: int, end: int) -> Reading | None:
+def _fit_window(
+    cards: Sequence[Played], fixed: list[bool], suit: Suit, start: int, end: int, natural: bool = True
+) -> Reading | None:
     slots: dict[int, Placed] = {}
     loose_wild_rank: list[int] = []
     loose: list[int] = []
@@ -300,7 +438,7 @@ def _fit_window(cards: Sequence[Played], fixed: list[bool], suit: Suit, start: i
             if p.declared.suit not in (None, suit) or pos is None or pos in slots:
                 return None
             slots[pos] = Placed(card, Identity(p.declared.rank, suit), wild=True, index=i)
-        elif card.suit is suit:
+        elif card.suit is suit and natural:
             loose_wild_rank.append(i)
         else:
             loose.append(i)
@@ -329,9 +467,65 @@ def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Readin
     as a 5", but an 8 at the top of 5-6-7-8 is an eight), and an exposed meld read again
     for a layoff or a swap keeps what its wilds stood for. A declaration still decides.
     Equally natural readings (a joker at either end of a run) all remain, as choices.
+    Where the table limits wilds or asks books of distinct suits (``Shapes.limits``), a
+    reading that breaks a limit is dropped first; if none is left, its reasons are the verdict.
     """
     readings, reasons = read_book(cards, wilds) if kind is Kind.BOOK else read_run(cards, wilds)
+    if readings and wilds.shapes.limits:
+        readings, reasons = allowed(readings, wilds)
     return most_natural(readings), reasons
+
+
+def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[str]]:
+    """The readings the table's limits allow; where none is, why (for the first three readings)."""
+    kept: list[Reading] = []
+    why: list[str] = []
+    for index, reading in enumerate(readings):
+        found = limit_reasons(reading, wilds.shapes)
+        if not found:
+            kept.append(reading)
+        elif index < 3:
+            why += [w for w in found if w not in why]
+    return kept, ([] if kept else why)
+
+
+def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
+    """Every limit of the table a read meld breaks: distinct suits in a book, the natural cards
+    a meld holds, wilds outnumbering naturals, two wilds side by side in a run. Adjacency is a
+    run's matter only: a book's cards have no order."""
+    meld = f"{reading.describe()} ({reading})"
+    wild = reading.wilds
+    naturals = len(reading.cards) - len(wild)
+    said = " ".join(str(p) for p in wild)
+    reasons: list[str] = []
+    if reading.kind is Kind.BOOK and shapes.books.distinct_suits:
+        suits = Counter(p.card.suit for p in reading.cards if not p.wild and p.card.suit is not None)
+        for suit in [s for s in SUITS if suits[s] > 1]:
+            twice = format_cards(p.card for p in reading.cards if not p.wild and p.card.suit is suit)
+            message = _("{meld} holds {suit} more than once ({cards}); here a book holds each suit once at most")
+            reasons.append(message.format(meld=meld, suit=suit.noun, cards=twice))
+    policy = shapes.naturals
+    if naturals < policy.per_meld:
+        message = ngettext(
+            "{meld} holds {n} natural card beside the wilds {wilds}; here a meld holds at least {least}",
+            "{meld} holds {n} natural cards beside the wilds {wilds}; here a meld holds at least {least}",
+            naturals,
+        )
+        reasons.append(message.format(meld=meld, n=naturals, wilds=said, least=policy.per_meld))
+    if policy.not_more_wilds and len(wild) > naturals:
+        message = ngettext(
+            "{meld} holds more wilds ({wilds}) than natural cards ({n}); here a meld holds no more wilds than naturals",
+            "{meld} holds more wilds ({wilds}) than natural cards ({n}); here a meld holds no more wilds than naturals",
+            naturals,
+        )
+        reasons.append(message.format(meld=meld, wilds=said, n=naturals))
+    if reading.kind is Kind.RUN and not policy.adjacent_wilds:
+        cards = reading.cards
+        for a, b in pairwise(cards):
+            if a.wild and b.wild:
+                message = _("{meld}: the wilds {first} and {second} stand side by side; here no two wilds are adjacent")
+                reasons.append(message.format(meld=meld, first=a, second=b))
+    return reasons
 
 
 def most_natural(readings: list[Reading]) -> list[Reading]:

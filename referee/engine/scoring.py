@@ -37,8 +37,11 @@ def _points(rules: Rules, number: int, card: Card) -> tuple[int, bool]:
     table = rules.penalties
     if card.rank is None:
         return table.joker, True
-    if card.rank == rules.wild_rank(number) and table.wild is not None:
+    wild = card.rank == rules.wild_rank(number) or card.rank in rules.wilds.ranks
+    if wild and table.wild is not None:
         return table.wild, True
+    if table.by_rank is not None:
+        return table.by_rank[card.rank - 1], False
     if card.rank == ACE:
         return table.ace, False
     if card.rank >= 10:
@@ -78,7 +81,10 @@ def hand_left_size(rules: Rules, number: int, buys: int = 0) -> HandSize:
 
     In a round where nothing is laid down before going out (Mexican round 7, the final
     deal of the Contract family) that is exactly the deal plus 2 per buy; elsewhere at
-    least one card (a player with none would have gone out) and at most that many.
+    least one card (a player with none would have gone out) and at most that many. A table
+    that goes out with no discard (``Rules.going_out_discard`` false) holds the same: a player
+    ends every turn but the one they go out on with a discard, so a loser still holds at
+    most the deal and the buys, and at least one card.
     """
     rnd = rules.round(number)
     most = rnd.dealt + 2 * buys

@@ -5,12 +5,24 @@ feasibility (a card of the wild rank standing as itself is the same as a wild
 standing for it), so the search is over the places of the runs; books take the
 naturals that are left, largest groups first, which is optimal for a fixed set of runs.
 Every layout found is handed to the checker before it is returned.
+
+House rules (a ruleset read from a document): the runs' places follow the ace mode and
+the runs' and books' least sizes, so the search stays exact for those knobs; books of
+distinct suits take one card of a suit each. Where the table limits wilds (naturals per
+meld, no more wilds than naturals, no two wilds side by side) or books of distinct suits,
+or a card of a wild rank may not stand for itself, wilds are no longer interchangeable:
+the opening search then hands every candidate layout to the checker and goes on while
+the checker refuses, so a layout it returns always passes, but it may miss one where the
+books' greedy choice of ranks and suits was the obstacle (another choice of ranks would
+have kept its naturals). The go-out search tries every split of lengths and suits but
+covers each suit one way only, and never places a run round the corner (K-A-2): under
+``AceMode.AROUND`` and under those limits it may answer "cannot" for a hand that can.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -28,8 +40,8 @@ from .checks import (
     layout_size_reasons,
 )
 from .i18n import _
-from .melds import HIGH_ACE, Wilds, identity_at
-from .rulesets import Component, Kind, Rules
+from .melds import HIGH_ACE, Wilds, identity_at, run_starts
+from .rulesets import AceMode, Component, Kind, Rules
 from .scoring import card_points
 
 Window = tuple[Suit, int, int]  # suit, first position, last position (1..14)
@@ -39,6 +51,7 @@ Window = tuple[Suit, int, int]  # suit, first position, last position (1..14)
 # finds take about a tenth of it, and a hand that reaches it is answered in bounded time
 # (docs/performance.md).
 MAX_STEPS = 40_000
+CHECK_STEPS = 50  # what handing a candidate layout to the checker costs, in steps (house rules only)
 
 
 class TooManyWays(Exception):
@@ -79,26 +92,36 @@ class _Search:
     runs: list[Component]
     run_lengths: list[list[int]]
     joins_allowed: bool
+    ace: AceMode = AceMode.EITHER
+    distinct: bool = False  # books of distinct suits
+    # House rules that break the interchangeability of wilds: the checker's word on a candidate.
+    accept: Callable[[list[Window], list[int]], bool] | None = None
 
 
 @cache
 def _positions(window: Window) -> tuple[tuple[int, Suit], ...]:
     """The cards a window holds, as (rank, suit): an ace at position 14 is the high ace."""
     suit, start, end = window
-    return tuple((ACE if pos == HIGH_ACE else pos, suit) for pos in range(start, end + 1))
+    return tuple(((pos - 1) % 13 + 1, suit) for pos in range(start, end + 1))
 
 
 @cache
-def _windows(length: int) -> tuple[Window, ...]:
-    return tuple((suit, start, start + length - 1) for suit in SUITS for start in range(1, HIGH_ACE - length + 2))
+def _windows(length: int, ace: AceMode = AceMode.EITHER) -> tuple[Window, ...]:
+    """Every place a run of ``length`` may take, as the ace mode allows (K-A-2 only round the corner)."""
+    return tuple((suit, start, start + length - 1) for suit in SUITS for start in run_starts(length, ace))
 
 
 def _joins(a: Window, b: Window) -> bool:
     return a[0] is b[0] and (a[2] + 1 == b[1] or b[2] + 1 == a[1])
 
 
-def _book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -> tuple[int, list[int]]:
-    """Wilds the books need when each takes the largest group of one rank left."""
+def _book_deficit(
+    naturals: Counter[tuple[int, Suit]], books: list[Component], distinct: bool = False
+) -> tuple[int, list[int]]:
+    """Wilds the books need when each takes the largest group of one rank left (of distinct
+    suits, where books hold each suit once)."""
+    if distinct:
+        return _distinct_book_deficit(naturals, books)
     by_rank = Counter[int]()
     for (rank, _suit), count in naturals.items():
         by_rank[rank] += count
@@ -108,6 +131,26 @@ def _book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -
         used = min(book.length, count)
         by_rank[rank] -= used
         deficit += book.length - used
+        ranks.append(rank)
+    return deficit, ranks
+
+
+def _distinct_book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -> tuple[int, list[int]]:
+    suits_of: dict[int, Counter[Suit]] = {}
+    for (rank, suit), count in naturals.items():
+        if count > 0:
+            suits_of.setdefault(rank, Counter())[suit] += count
+    deficit, ranks = 0, []
+    for book in books:
+        rank, suits = max(
+            suits_of.items(),
+            key=lambda kv: (min(book.length, sum(1 for c in kv[1].values() if c > 0)), kv[0]),
+            default=(RANKS[-1], Counter[Suit]()),
+        )
+        taken = [suit for suit, count in suits.most_common() if count > 0][: book.length]
+        for suit in taken:
+            suits[suit] -= 1
+        deficit += book.length - len(taken)
         ranks.append(rank)
     return deficit, ranks
 
@@ -124,20 +167,28 @@ def _take(naturals: Counter[tuple[int, Suit]], window: Window) -> int:
 
 
 def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], list[int]] | None:
-    book_floor = _book_deficit(s.naturals, s.books)[0]
-    run_floor = [min(_deficit(s.naturals, w) for ln in lengths for w in _windows(ln)) for lengths in s.run_lengths]
+    book_floor = _book_deficit(s.naturals, s.books, s.distinct)[0]
+    run_floor = [
+        min(_deficit(s.naturals, w) for ln in lengths for w in _windows(ln, s.ace)) for lengths in s.run_lengths
+    ]
 
     def dfs(
         i: int, pool: Counter[tuple[int, Suit]], spent: int, chosen: list[Window], min_index: int
     ) -> tuple[list[Window], list[int]] | None:
         if i == len(s.runs):
-            deficit, ranks = _book_deficit(pool, s.books)
-            return (list(chosen), ranks) if spent + deficit <= s.wilds else None
+            deficit, ranks = _book_deficit(pool, s.books, s.distinct)
+            if spent + deficit > s.wilds:
+                return None
+            if s.accept is not None:
+                steps.take(CHECK_STEPS)
+                if not s.accept(list(chosen), ranks):
+                    return None
+            return list(chosen), ranks
         budget = s.wilds - spent - book_floor - sum(run_floor[i + 1 :])
         same_as_before = i > 0 and s.runs[i] == s.runs[i - 1]
         candidates: list[tuple[int, int, Window]] = []
         seen: set[tuple[tuple[tuple[int, Suit], ...], int]] = set()
-        windows = [w for ln in s.run_lengths[i] for w in _windows(ln)]
+        windows = [w for ln in s.run_lengths[i] for w in _windows(ln, s.ace)]
         steps.take(len(windows))
         suits_held = {suit for (_rank, suit), count in pool.items() if count > 0}
         for index, window in enumerate(windows):
@@ -150,7 +201,7 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], list[int]] | N
             deficit = _deficit(pool, window)
             if deficit > budget:
                 continue
-            if s.joins_allowed:
+            if s.joins_allowed and s.accept is None:
                 key = (tuple(ident for ident in _positions(window) if pool[ident] > 0), window[2] - window[1])
                 if key in seen:
                     continue
@@ -174,7 +225,7 @@ def _deficit(pool: Counter[tuple[int, Suit]], window: Window) -> int:
 
 
 def _split(rules: Rules, number: int, hand: Sequence[Card]) -> tuple[Counter[tuple[int, Suit]], list[Card], list[Card]]:
-    wild = Wilds(rules.wild_rank(number))
+    wild = Wilds.of(rules, number)
     naturals: Counter[tuple[int, Suit]] = Counter()
     natural_cards: list[Card] = []
     wild_cards: list[Card] = []
@@ -206,9 +257,13 @@ def _build(
     wilds = list(wild_cards)
     melds: list[list[Played]] = []
 
-    def pull(ident: tuple[int, Suit] | None, rank: int | None = None) -> Card | None:
+    distinct = rules.books.distinct_suits
+
+    def pull(ident: tuple[int, Suit] | None, rank: int | None = None, avoid: Sequence[Card] = ()) -> Card | None:
         for j, card in enumerate(left):
-            if (ident is not None and (card.rank, card.suit) == ident) or (ident is None and card.rank == rank):
+            if (ident is not None and (card.rank, card.suit) == ident) or (
+                ident is None and card.rank == rank and not (distinct and any(card.suit is a.suit for a in avoid))
+            ):
                 return left.pop(j)
         return None
 
@@ -223,11 +278,13 @@ def _build(
     for book, rank in zip(books, book_ranks, strict=True):
         slots = []
         for _place in range(book.length):
-            card = pull(None, rank)
+            card = pull(None, rank, [p.card for p in slots if p is not None])
             slots.append(Played(card) if card is not None else None)
         book_slots.append(slots)
     # A card of the wild rank fills its own place as itself before anything else does.
     for window, slots in zip(runs, run_slots, strict=True):
+        if not rules.wilds.natural:
+            break
         for k, ident in enumerate(_positions(window)):
             own = next((c for c in wilds if (c.rank, c.suit) == ident), None)
             if slots[k] is None and own is not None:
@@ -269,7 +326,16 @@ def solve_open(
     lengths = [_lengths(rules, c, exact=rules.exact_opening) for c in runs]
     # The round is won by a discard, so an opening keeps at least one card back.
     need = sum(c.length for c in rnd.contract)
-    if len(hand) < need + 1:
+    if not rules.going_out_discard and len(hand) < need:
+        return _illegal(
+            Action.OPEN,
+            [
+                _("{contract} takes {need} cards; the hand has {n}").format(
+                    contract=rules.contract_words(number), need=need, n=len(hand)
+                )
+            ],
+        )
+    if rules.going_out_discard and len(hand) < need + 1:
         return _illegal(
             Action.OPEN,
             [
@@ -278,8 +344,25 @@ def solve_open(
                 )
             ],
         )
+    accept = None
+    if _house(rules, number):
+
+        def accept(windows: list[Window], ranks: list[int]) -> bool:
+            melds = _build(rules, number, windows, ranks, books, natural_cards, wild_cards, place_all=False)
+            return check_layout(rules, number, melds, final=False, players=players, buys=buys).legal
+
     try:
-        search = _Search(naturals, len(wild_cards), books, runs, lengths, rules.runs_may_join)
+        search = _Search(
+            naturals,
+            len(wild_cards),
+            books,
+            runs,
+            lengths,
+            rules.runs_may_join,
+            rules.runs.ace,
+            rules.books.distinct_suits,
+            accept,
+        )
         found = _open_search(search, steps if steps is not None else Steps())
     except TooManyWays:
         return _too_many(Action.OPEN)
@@ -308,6 +391,12 @@ def solve_open(
     )
 
 
+def _house(rules: Rules, number: int) -> bool:
+    """Whether wilds stop being interchangeable (the solver then asks the checker as it goes)."""
+    wilds = Wilds.of(rules, number)
+    return wilds.shapes.limits or not wilds.natural
+
+
 def _lengths(rules: Rules, component: Component, *, exact: bool) -> list[int]:
     # A longer run holds a minimal one, so the minimum suffices unless same-suit runs must
     # not join (shrinking two overlapping runs could make them join): then try every length.
@@ -329,11 +418,12 @@ def _extend(
     """Lay down more of the hand where it fits, dearest cards first, keeping one to discard."""
     from .melds import read
 
-    wild = Wilds(rules.wild_rank(number))
+    wild = Wilds.of(rules, number)
+    keep = 1 if rules.going_out_discard else 0  # the card kept to discard
     melds = [list(m) for m in melds]
     kinds = [(read(m, wild, Kind.RUN)[0] and Kind.RUN) or Kind.BOOK for m in melds]
     for card in sorted(unused, key=lambda c: -card_points(rules, number, c)):
-        if len(unused) <= 1:
+        if len(unused) <= keep:
             break
         for m, kind in zip(melds, kinds, strict=True):
             got = read([*m, Played(card)], wild, kind)[0]
@@ -372,7 +462,22 @@ def solve_go_out(
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
     runs = list(rnd.contract)
     try:
-        found = _go_out_search(naturals, runs, len(hand), rules.runs_may_join, steps if steps is not None else Steps())
+        accept = None
+        if _house(rules, number):
+
+            def accept(windows: list[Window]) -> bool:
+                melds = _build(rules, number, windows, [], [], natural_cards, wild_cards, place_all=True)
+                return check_layout(rules, number, melds, final=True, players=players, buys=buys).legal
+
+        found = _go_out_search(
+            naturals,
+            runs,
+            len(hand),
+            rules.runs_may_join,
+            steps if steps is not None else Steps(),
+            rules.runs.ace,
+            accept,
+        )
     except TooManyWays:
         return _too_many(Action.GO_OUT)
     if found is None:
@@ -391,7 +496,13 @@ def solve_go_out(
 
 
 def _go_out_search(
-    naturals: Counter[tuple[int, Suit]], runs: list[Component], total: int, joins_allowed: bool, steps: Steps
+    naturals: Counter[tuple[int, Suit]],
+    runs: list[Component],
+    total: int,
+    joins_allowed: bool,
+    steps: Steps,
+    ace: AceMode = AceMode.EITHER,
+    accept: Callable[[list[Window]], bool] | None = None,
 ) -> list[Window] | None:
     needed_suits = {suit for (_rank, suit), count in naturals.items() if count > 0}
     if len(needed_suits) > len(runs):
@@ -417,7 +528,7 @@ def _go_out_search(
                 idx = [i for i, s in enumerate(suits) if s is suit]
                 asked = (suit, tuple(lengths[i] for i in idx))
                 if asked not in covered:  # the same suit and lengths recur across splits
-                    covered[asked] = _cover_suit(naturals, suit, list(asked[1]), joins_allowed, steps)
+                    covered[asked] = _cover_suit(naturals, suit, list(asked[1]), joins_allowed, steps, ace)
                 windows = covered[asked]
                 if windows is None:
                     ok = False
@@ -425,7 +536,12 @@ def _go_out_search(
                 for i, w in zip(idx, windows, strict=True):
                     placement[i] = w
             if ok:
-                return [w for w in placement if w is not None]
+                found = [w for w in placement if w is not None]
+                if accept is None:
+                    return found
+                steps.take(CHECK_STEPS)
+                if accept(found):
+                    return found
     return None
 
 
@@ -443,23 +559,31 @@ def _length_splits(minimums: list[int], total: int) -> Iterator[tuple[int, ...]]
 
 
 def _cover_suit(
-    naturals: Counter[tuple[int, Suit]], suit: Suit, lengths: list[int], joins_allowed: bool, steps: Steps
+    naturals: Counter[tuple[int, Suit]],
+    suit: Suit,
+    lengths: list[int],
+    joins_allowed: bool,
+    steps: Steps,
+    ace: AceMode = AceMode.EITHER,
 ) -> tuple[Window, ...] | None:
     """Windows of these lengths in one suit that hold every natural card of that suit.
 
     An ace goes low (position 1) or high (14): each split of the aces is tried. Then the
     lowest place still to cover must lie in one of the windows not yet placed, which
-    bounds the branching to a window's length at each step.
+    bounds the branching to a window's length at each step. An ace only low (or only high)
+    takes that place alone; round the corner is not placed (see the module's docstring).
     """
     counts = {rank: c for (rank, s), c in naturals.items() if s is suit and c > 0}
     aces = counts.pop(ACE, 0)
-    for low in range(aces, -1, -1):
+    splits = {AceMode.LOW: [aces], AceMode.HIGH: [0]}.get(ace, range(aces, -1, -1))
+    bounds = (2 if ace is AceMode.HIGH else 1, HIGH_ACE - 1 if ace is AceMode.LOW else HIGH_ACE)
+    for low in splits:
         need = dict(counts)
         if low:
             need[1] = low
         if aces - low:
             need[HIGH_ACE] = aces - low
-        found = _place(need, sorted(lengths), [], suit, joins_allowed, steps)
+        found = _place(need, sorted(lengths), [], suit, joins_allowed, steps, bounds)
         if found is not None:
             # Put the windows back in the order of the lengths asked for.
             ordered: list[Window] = []
@@ -473,7 +597,13 @@ def _cover_suit(
 
 
 def _place(
-    need: dict[int, int], lengths: list[int], placed: list[Window], suit: Suit, joins_allowed: bool, steps: Steps
+    need: dict[int, int],
+    lengths: list[int],
+    placed: list[Window],
+    suit: Suit,
+    joins_allowed: bool,
+    steps: Steps,
+    bounds: tuple[int, int] = (1, HIGH_ACE),
 ) -> list[Window] | None:
     steps.take()
     if not lengths:
@@ -482,10 +612,10 @@ def _place(
         return None
     if not need:
         # Nothing left to cover: the rest may stand anywhere that does not join.
-        for start in range(1, HIGH_ACE - lengths[0] + 2):
+        for start in range(bounds[0], bounds[1] - lengths[0] + 2):
             window = (suit, start, start + lengths[0] - 1)
             if joins_allowed or not any(_joins(window, w) for w in placed):
-                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed, steps)
+                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed, steps, bounds)
                 if found is not None:
                     return found
         return None
@@ -493,7 +623,7 @@ def _place(
     for i, ln in enumerate(lengths):
         if ln in lengths[:i]:
             continue  # the same length was tried already
-        for start in range(max(1, lowest - ln + 1), min(lowest, HIGH_ACE - ln + 1) + 1):
+        for start in range(max(bounds[0], lowest - ln + 1), min(lowest, bounds[1] - ln + 1) + 1):
             window = (suit, start, start + ln - 1)
             if 1 in need and HIGH_ACE in need and start == 1 and window[2] == HIGH_ACE:
                 continue
@@ -501,7 +631,7 @@ def _place(
                 continue
             rest = {p: c - (start <= p <= window[2]) for p, c in need.items()}
             rest = {p: c for p, c in rest.items() if c > 0}
-            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed, steps)
+            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed, steps, bounds)
             if found is not None:
                 return found
     return None

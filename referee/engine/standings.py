@@ -1,4 +1,5 @@
-"""A game's places, as its ruleset ranks them: the lower total first; equal totals as the
+"""A game's places, as its ruleset ranks them: the lower total first (the higher where the
+ruleset's ``lowest_wins`` is false); equal totals as the
 ruleset's tie-break says (``TieBreak.ROUND_WINS``: more rounds won first, still equal a shared
 place; ``TieBreak.SHARED``: a shared place); and the notes that say why tied players stand where
 they do. Pure Python, no Django: the selectors map the rows to ``Entrant``s and call these.
@@ -15,8 +16,9 @@ from .words import names_and
 
 
 def standing_key(rules: Rules, total: int, wins: int) -> tuple[int, int]:
-    """How a player ranks in a game of ``rules``: lower sorts first."""
-    return total, -wins if rules.tie_break is TieBreak.ROUND_WINS else 0
+    """How a player ranks in a game of ``rules``: lower sorts first (the higher total first where
+    ``rules.lowest_wins`` is false)."""
+    return total if rules.lowest_wins else -total, -wins if rules.tie_break is TieBreak.ROUND_WINS else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ def tie_notes(entrants: Sequence[Entrant], rules: Rules, *, played: bool) -> lis
     by_wins = rules.tie_break is TieBreak.ROUND_WINS
     order = [e for e, _place in ranked(entrants, rules)]
     notes: list[str] = []
-    for total in sorted({e.total for e in entrants}):
+    for total in sorted({e.total for e in entrants}, reverse=not rules.lowest_wins):
         tied = [e for e in order if e.total == total]
         if len(tied) < 2:
             continue

@@ -68,6 +68,12 @@ class PlayedGame:
     # date, the night, the sitting, the table; a server's: the ISO time it finished, then zeros);
     # None: by ``date`` alone.
     order: tuple[str, int, int, int] | None = None
+    lowest_wins: bool = True  # the ruleset's: False where the highest total wins
+
+    @property
+    def sign(self) -> int:
+        """1 where a lower total is better, -1 where a higher one is: ``sign * total`` sorts best first."""
+        return 1 if self.lowest_wins else -1
 
     @property
     def played_order(self) -> tuple[tuple[str, int, int, int], str]:
@@ -291,7 +297,7 @@ def deficit_overcome(game: PlayedGame) -> tuple[int, int | None, str | None]:
     winner = winners[0]
     best, when = 0, None
     for index, after in enumerate(game.running()[:-1]):
-        behind = after[winner] - min(after.values())
+        behind = game.sign * (after[winner] - min(after.values(), key=lambda t: game.sign * t))
         if behind > best:
             best, when = behind, game.rounds[index].number
     return best, when, winner
@@ -376,7 +382,7 @@ def margin_of(winners: Sequence[str], places: Sequence[tuple[int, str, int]]) ->
     """How far ahead a single winner finished: the next total less theirs (a shared win has none)."""
     if len(winners) != 1 or len(places) < 2:
         return None
-    return places[1][2] - places[0][2]
+    return abs(places[1][2] - places[0][2])
 
 
 def best_round(game: PlayedGame) -> BestRound | None:
@@ -388,7 +394,7 @@ def best_round(game: PlayedGame) -> BestRound | None:
     for rnd in game.rounds:
         for player in game.players:
             others = [rnd.points[p] for p in game.players if p != player]
-            ahead = round(sum(others) / len(others) - rnd.points[player])
+            ahead = round(game.sign * (sum(others) / len(others) - rnd.points[player]))
             if ahead > 0 and (found is None or ahead > found.ahead):
                 found = BestRound(rnd.number, player, ahead)
     return found
@@ -405,7 +411,7 @@ def recap(game: PlayedGame) -> Recap:
     if winners and running:
         for index in range(len(running) - 1, -1, -1):
             after = running[index]
-            low = min(after.values())
+            low = min(after.values(), key=lambda t: game.sign * t)
             leaders = {p for p, t in after.items() if t == low}
             if leaders != set(winners):
                 break
@@ -414,9 +420,9 @@ def recap(game: PlayedGame) -> Recap:
             deciding = game.rounds[-1].number
     swing = None
     for rnd in game.rounds:
-        gainer = min(game.players, key=lambda p: (rnd.points[p], game.players.index(p)))
-        loser = max(game.players, key=lambda p: (rnd.points[p], -game.players.index(p)))
-        gap = rnd.points[loser] - rnd.points[gainer]
+        gainer = min(game.players, key=lambda p: (game.sign * rnd.points[p], game.players.index(p)))
+        loser = max(game.players, key=lambda p: (game.sign * rnd.points[p], -game.players.index(p)))
+        gap = game.sign * (rnd.points[loser] - rnd.points[gainer])
         if gap > 0 and (swing is None or gap > swing.points):
             swing = Swing(rnd.number, gainer, loser, gap)
     best = []
@@ -424,7 +430,7 @@ def recap(game: PlayedGame) -> Recap:
         if rnd.winner is not None:
             best.append((rnd.number, [rnd.winner]))
         else:
-            low_points = min(rnd.points.values())
+            low_points = min(rnd.points.values(), key=lambda t: game.sign * t)
             best.append((rnd.number, [p for p in game.players if rnd.points[p] == low_points]))
     overcome, when, winner = deficit_overcome(game)
     comeback = Comeback(winner, overcome, when) if winner is not None and when is not None else None

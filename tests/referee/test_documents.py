@@ -1,6 +1,7 @@
 """A ruleset as a document (issue 37): every built-in ruleset and every allowed set of its
 variants written as a document and read back plays as it does; a document's faults are said by
-key, all at once; what this referee does not play yet is refused in words, naming the key."""
+key, all at once; what cannot be played (a contract meld below books.min, jokers in a deck where they are not
+wild...) is refused in words, naming the key."""
 
 import itertools
 import json
@@ -67,9 +68,19 @@ def test_a_document_based_on_a_ruleset_changes_only_what_it_names():
             "a rank",
         ),
         ({"points": {**document_of(find_rules())["points"], "JK": 500}}, "points.JK", "from 0 to 100"),
-        ({"runs": {"min": 3, "ace": "around"}}, "runs.ace", "not played by this referee yet"),
-        ({"naturals": {"per_meld": 0, "wilds": "not_more", "adjacent_wilds": True}}, "naturals.wilds", "not played"),
-        ({"lowest_wins": False}, "lowest_wins", "not played by this referee yet"),
+        ({"runs": {"ace": "sideways"}}, "runs.ace", "must be one of low, high, either, around, not sideways"),
+        ({"naturals": {"per_meld": 3}}, "naturals.per_meld", "from 0 to 2, not 3"),
+        ({"lowest_wins": "yes"}, "lowest_wins", "must be one of true, false, not yes"),
+        ({"books": {"min": 4}}, "rounds.1.contract.1.size", "3 is smaller than books.min (4): must be from 4 to 8"),
+        (
+            {"books": {"suits": "distinct"}, "rounds": [{"dealt": 9, "contract": [{"meld": "book", "size": 5}]}]},
+            "rounds.1.contract.1.size",
+            "a book of 5 cannot hold each suit once: there are 4 suits",
+        ),
+        ({"wilds": {"jokers": False}}, "wilds.jokers", "the deck for 2 players holds 4 jokers: give it none"),
+        ({"wilds": {"ranks": ["2", "2"]}}, "wilds.ranks.2", "2 is listed twice"),
+        ({"wilds": {"ranks": ["1"]}}, "wilds.ranks.1", "must be a rank (A, 2,"),
+        ({"going_out": {"discard": 0}}, "going_out.discard", "must be one of true, false, not 0"),
         ({"name": ""}, "name", "1 to 60 characters"),
         ({"based_on": "poker"}, "based_on", "must be one of mexican"),
     ],
