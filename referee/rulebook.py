@@ -8,9 +8,11 @@ digest of its document), so what is read from a row may be kept in this process 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +27,8 @@ from .models import HouseRuleset
 
 SLUG_DIGEST = 8  # hex digits of the document's digest in a house slug
 SLUG_MAX = 40  # HouseRuleset.slug and every ruleset column
+# What ``house_slug`` writes: slugify's letters of the name, a hyphen, the digest's hex digits.
+HOUSE_SLUG = re.compile(rf"[a-z0-9_-]{{1,{SLUG_MAX - SLUG_DIGEST - 1}}}-[0-9a-f]{{{SLUG_DIGEST}}}")
 
 
 def is_house(slug: str) -> bool:
@@ -45,8 +49,11 @@ def rules_for(ruleset: str, variants: Sequence[str] = ()) -> Rules:
 
 
 def house_rules(slug: str) -> Rules:
-    """A saved house ruleset's ``Rules``; ``UnknownRuleset`` when no row has that slug."""
-    if not isinstance(slug, str) or not 0 < len(slug) <= SLUG_MAX:
+    """A saved house ruleset's ``Rules``; ``UnknownRuleset`` when no row has that slug.
+
+    A slug not of the shape ``house_slug`` writes is refused without asking the database.
+    """
+    if not isinstance(slug, str) or not HOUSE_SLUG.fullmatch(slug):
         raise _unknown(str(slug)[:SLUG_MAX])
     return _house_rules(slug)
 
@@ -58,6 +65,28 @@ def _house_rules(slug: str) -> Rules:
     if row is None:
         raise _unknown(slug)
     return rules_from_document(row.document, slug=slug)
+
+
+def rulesets_offered(chosen: str = "") -> list[Rules]:
+    """The rulesets a page offers: every built-in, and ``chosen`` after them when it is a saved
+    house ruleset (a table's rules are found by their link, never listed for every visitor)."""
+    offered = list(RULESETS.values())
+    if chosen and is_house(chosen):
+        with contextlib.suppress(UnknownRuleset):  # a slug that names nothing offers nothing more
+            offered.append(house_rules(chosen))
+    return offered
+
+
+def house_based_on(slug: str) -> str:
+    """The built-in ruleset a saved house ruleset started from ("" for none, or for no such row)."""
+    if not is_house(slug) or not HOUSE_SLUG.fullmatch(slug):
+        return ""
+    return _house_based_on(slug)
+
+
+@functools.lru_cache(maxsize=256)
+def _house_based_on(slug: str) -> str:
+    return HouseRuleset.objects.filter(slug=slug).values_list("based_on", flat=True).first() or ""
 
 
 def _unknown(slug: str) -> UnknownRuleset:
@@ -96,4 +125,14 @@ def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
         return HouseRuleset.objects.get(slug=slug), False
 
 
-__all__ = ["DocumentError", "HouseRuleset", "house_rules", "house_slug", "is_house", "rules_for", "ruleset_save"]
+__all__ = [
+    "DocumentError",
+    "HouseRuleset",
+    "house_based_on",
+    "house_rules",
+    "house_slug",
+    "is_house",
+    "rules_for",
+    "ruleset_save",
+    "rulesets_offered",
+]
