@@ -141,9 +141,10 @@ RULESET_DOCUMENT = {
         for key in sorted(TOP_KEYS)
     },
     "required": ["name"],
-    "example": {"name": "Grandma's Mexican", "based_on": "mexican", "points": {"JK": 50}},
+    "example": {"name": "Grandma's Mexican", "based_on": "mexican", "contract_sizes": "exact"},
     "description": "A table's house rules: the document of GET /api/rulesets/<slug>/, whole or in part with"
-    " based_on (keys left out are the built-in's). Unknown keys are refused by name; at most 64 KiB.",
+    " based_on (a key left out is the built-in's; a key given is given whole). Unknown keys are refused by"
+    " name; at most 64 KiB.",
 }
 
 

@@ -89,8 +89,15 @@ class PointsRow:
     points: str  # "20", "face value"
 
 
-def _face(rank: str, points: object) -> bool:
-    return len(rank) == 1 and rank.isdigit() and points == int(rank)
+def _face(rank: str, points: Mapping[str, int | None]) -> bool:
+    """Whether a number card scores its face value beside a neighbour that does too (a lone 5 worth
+    5 among cards worth 5 is worth five points, not "face value")."""
+
+    def own(r: str) -> bool:
+        return r in points and len(r) == 1 and r.isdigit() and points[r] == int(r)
+
+    n = RANK_KEYS.index(rank)
+    return own(rank) and any(own(r) for r in RANK_KEYS[max(n - 1, 0) : n + 2] if r != rank)
 
 
 def penalty_rows(points: Mapping[str, int | None]) -> list[PointsRow]:
@@ -101,7 +108,7 @@ def penalty_rows(points: Mapping[str, int | None]) -> list[PointsRow]:
         rows.append(PointsRow(_("A card of the round's wild rank"), str(points["wild"])))
     groups: list[tuple[object, list[str]]] = []
     for rank in RANK_KEYS:
-        cost: object = "face" if _face(rank, points[rank]) else points[rank]
+        cost: object = "face" if _face(rank, points) else points[rank]
         if groups and groups[-1][0] == cost:
             groups[-1][1].append(rank)
         else:

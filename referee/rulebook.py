@@ -23,6 +23,7 @@ from django.utils.text import slugify
 from .engine import RULESETS, Rules, UnknownRuleset, UnknownVariant, find_rules
 from .engine.documents import DocumentError, document_of, rules_from_document
 from .engine.i18n import _
+from .engine.words import clean_name, invisible_in
 from .models import HouseRuleset
 
 SLUG_DIGEST = 8  # hex digits of the document's digest in a house slug
@@ -104,6 +105,36 @@ def house_slug(name: str, document: dict[str, Any]) -> str:
     return f"{stem}-{digest}"
 
 
+def _name_kept(document: object) -> tuple[object, list[tuple[str, str]]]:
+    """The document with its name as it is kept (white space folded, composed: NFC), and the name's
+    faults: a control character or an invisible one (a zero-width space, a right-to-left override)
+    would make one table's rules look like another's, or break a page's line."""
+    name = document.get("name") if isinstance(document, dict) else None
+    if not isinstance(document, dict) or not isinstance(name, str):
+        return document, []
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        return document, [("name", _("holds a control character"))]
+    hidden = invisible_in(name)
+    if hidden is not None:
+        return document, [("name", _("holds an invisible character ({code})").format(code=hidden))]
+    return {**document, "name": clean_name(name)}, []
+
+
+def _shape_faults(document: object) -> list[tuple[str, str]]:
+    """Values the engine's reader looks up by hash, refused here if they cannot be (a list, an
+    object): ``based_on`` and a round's ``wild_rank`` are a text or null."""
+    if not isinstance(document, dict):
+        return []
+    faults = []
+    if not isinstance(document.get("based_on"), str | None):
+        faults.append(("based_on", _("must be one of {known}").format(known=", ".join(RULESETS))))
+    rounds = document.get("rounds")
+    for n, item in enumerate(rounds if isinstance(rounds, list) else [], start=1):
+        if isinstance(item, dict) and not isinstance(item.get("wild_rank"), str | None):
+            faults.append((f"rounds.{n}.wild_rank", _("must be a rank or null")))
+    return faults
+
+
 def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
     """Save a table's house rules; ``(row, created)``. The same rules saved twice are one row.
 
@@ -111,7 +142,16 @@ def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
     ruleset. What is stored is the whole document as the engine writes it back, so the row plays
     the same even if the built-in it was based on changes later.
     """
-    rules = rules_from_document(document, slug="house")
+    document, faults = _name_kept(document)
+    unreadable = _shape_faults(document)
+    if unreadable:  # the engine's reader would raise TypeError on them, until it refuses them itself
+        raise DocumentError([*faults, *unreadable])
+    try:
+        rules = rules_from_document(document, slug="house")
+    except DocumentError as exc:
+        raise DocumentError([*faults, *exc.faults]) from None
+    if faults:
+        raise DocumentError(faults)
     whole = document_of(rules)
     slug = house_slug(rules.name, whole)
     based_on = document.get("based_on") if isinstance(document, dict) else None

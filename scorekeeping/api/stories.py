@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from referee.api import ERROR
-from referee.engine import DEFAULT_RULESET, RefereeError
+from referee.engine import DEFAULT_RULESET, RULESETS, RefereeError
 from referee.engine.ladder import Ladder
 from referee.engine.stories import Profile, Recap, Record, recap
 from referee.rulebook import SLUG_MAX, rules_for
@@ -253,8 +253,10 @@ def ladder_ruleset(request: Request) -> str | None:
         return None
     try:
         rules_for(asked[: SLUG_MAX + 1])
-    except RefereeError as exc:
-        raise InvalidInput(str(exc), "ruleset") from None
+    except RefereeError:
+        known = ", ".join([*RULESETS, _("a saved house ruleset's slug")])
+        said = _("{value} is no ruleset: one of {known}").format(value=asked[:40], known=known)
+        raise InvalidInput(said, "ruleset") from None
     return asked
 
 
