@@ -325,7 +325,7 @@ def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "wild_column": len({r.wilds for r in table}) > 1,
         "points": penalty_rows(data["document"]["points"]),
         "house": is_house(slug),
-        "based_on": RULESETS[based].display_name if based in RULESETS else "",
+        "based_on": rules_for(based).display_name if based else "",
         "share_url": request.build_absolute_uri(request.path),
         "ruleset_query": urlencode({"ruleset": slug}),
     }

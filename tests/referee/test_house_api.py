@@ -217,3 +217,9 @@ def test_the_openapi_schema_documents_saving_a_ruleset(client):
     assert create["requestBody"]["content"]["application/json"]["schema"]["additionalProperties"] is False
     ruleset = schema["components"]["schemas"]["Ruleset"]["properties"]
     assert {"document", "house", "based_on"} <= set(ruleset)
+
+
+def test_the_server_refuses_a_longer_document_before_reading_it():
+    from scorekeeping.config.asgi import body_limit
+
+    assert body_limit("/api/rulesets/") == 64 * 1024 < body_limit("/api/games/")
