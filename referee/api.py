@@ -1,4 +1,4 @@
-"""The referee's JSON API: check a layout, score a hand, read the rulesets."""
+"""The referee's JSON API: check a layout, score a hand, read the rulesets (built-in or house rules)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .engine import DEFAULT_RULESET, RULESETS, Action
+from .engine import DEFAULT_RULESET, RULESETS, Action, UnknownRuleset
+from .engine.documents import MAX_NAME, TOP_KEYS
 from .fields import CardsField, MeldsField
 from .representations import PenaltyOutput, RulesetOutput, VerdictOutput, penalty_data, rules_data, verdict_data
 from .serializers import FlagField, InputSerializer
@@ -126,8 +127,32 @@ def _variants(request: Request) -> list[str]:
     return [v.strip() for v in raw.split(",") if v.strip()]
 
 
+# A house ruleset as POST /api/rulesets/ takes it: the engine's document (referee/engine/documents.py),
+# every key optional beside ``based_on``. Documented loosely here; the engine's reader is the one check.
+RULESET_DOCUMENT = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        key: {"type": "string", "maxLength": MAX_NAME}
+        if key == "name"
+        else {"type": "string", "enum": list(RULESETS)}
+        if key == "based_on"
+        else {"description": f"As GET /api/rulesets/<slug>/ writes it under document.{key}."}
+        for key in sorted(TOP_KEYS)
+    },
+    "required": ["name"],
+    "example": {"name": "Grandma's Mexican", "based_on": "mexican", "contract_sizes": "exact"},
+    "description": "A table's house rules: the document of GET /api/rulesets/<slug>/, whole or in part with"
+    " based_on (a key left out is the built-in's; a key given is given whole). Unknown keys are refused by"
+    " name; at most 64 KiB.",
+}
+
+
 class RulesetListView(APIView):
-    """Every ruleset's tables: rounds, contracts, wilds, penalties, players, variants."""
+    """Every built-in ruleset's tables: rounds, contracts, wilds, penalties, players, variants.
+
+    A table's house rules are not listed: they are found by their link (``GET /api/rulesets/<slug>/``).
+    """
 
     @extend_schema(operation_id="rulesets_list", responses={200: RulesetOutput(many=True)})
     def get(self, request: Request) -> Response:
@@ -135,11 +160,12 @@ class RulesetListView(APIView):
 
 
 class RulesetDetailView(APIView):
-    """One ruleset's tables, with variants applied when asked."""
+    """One ruleset's tables, a built-in (with variants applied when asked) or a table's house rules."""
 
     @extend_schema(parameters=[VARIANTS_PARAM], responses={200: RulesetOutput, 400: ERROR, 404: ERROR})
     def get(self, request: Request, slug: str) -> Response:
-        if slug not in RULESETS:
-            raise NotFound(f"Unsupported ruleset: {slug!r} (known: {', '.join(RULESETS)})")
-        rules = referee_rules(ruleset=slug, variants=_variants(request))
+        try:
+            rules = referee_rules(ruleset=slug, variants=_variants(request))
+        except UnknownRuleset as exc:
+            raise NotFound(str(exc)) from None
         return Response(rules_data(rules))

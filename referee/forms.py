@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
-from .engine import DEFAULT_RULESET, RULESETS, Action, variants_for
+from .engine import DEFAULT_RULESET, RULESETS, Action, RefereeError, variants_for
 from .formdata import form_int
+from .rulebook import SLUG_MAX, rules_for
 
 HAND = "hand"  # the referee page's "Can I?": a whole hand for the solver
 ACTIONS = (*Action.ALL, HAND)
@@ -43,10 +45,38 @@ class TextListField(forms.Field):
         return [str(item)[: self.max_length] for item in items[: self.max_items]]
 
 
+class RulesetField(forms.CharField):
+    """A ruleset's slug: a built-in, or a house ruleset a table saved (``rulebook.rules_for``)."""
+
+    default_error_messages = {
+        "unknown": gettext_lazy(
+            "There is no ruleset {slug!r}: choose one of the list, or a saved house ruleset's link."
+        )
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=SLUG_MAX, **kwargs)
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value:
+            try:
+                rules_for(value)
+            except RefereeError:
+                raise forms.ValidationError(
+                    str(self.error_messages["unknown"]).format(slug=value), code="unknown"
+                ) from None
+
+
+def ruleset_typed(text: str) -> str:
+    """A ruleset as a person gives it in a box: its slug, or its rules page's link (the last part)."""
+    return text.strip().rstrip("/").rsplit("/", 1)[-1][: SLUG_MAX + 1]
+
+
 class RulesForm(forms.Form):
     """The ruleset and the variants ticked; variants of another ruleset are dropped."""
 
-    ruleset = forms.ChoiceField(choices=[(slug, slug) for slug in RULESETS], required=False)
+    ruleset = RulesetField(required=False)
     variant = forms.MultipleChoiceField(
         choices=[(v.slug, v.slug) for slug in RULESETS for v in variants_for(slug)], required=False
     )

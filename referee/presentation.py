@@ -1,14 +1,17 @@
-"""Cards as the pages show them: keypads and chips with spoken names."""
+"""Cards as the pages show them: keypads and chips with spoken names, and the points they cost."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.utils.translation import gettext as _
+
 from .engine import JOKER, Card, Suit
 from .engine.cards import RANKS
+from .engine.documents import RANK_KEYS
 
 
 @dataclass(frozen=True)
@@ -78,3 +81,44 @@ def symbols(text: str) -> str:
     letter standing alone (``10S``, ``QH``), never letters inside a word.
     """
     return _CARD_CODE.sub(lambda m: m.group(1) + _SUIT_SYMBOL[m.group(2)], text)
+
+
+@dataclass(frozen=True)
+class PointsRow:
+    cards: str  # "Joker", "Ace", "2 to 9", "10, J, Q, K"
+    points: str  # "20", "face value"
+
+
+def _face(rank: str, points: Mapping[str, int | None]) -> bool:
+    """Whether a number card scores its face value beside a neighbour that does too (a lone 5 worth
+    5 among cards worth 5 is worth five points, not "face value")."""
+
+    def own(r: str) -> bool:
+        return r in points and len(r) == 1 and r.isdigit() and points[r] == int(r)
+
+    n = RANK_KEYS.index(rank)
+    return own(rank) and any(own(r) for r in RANK_KEYS[max(n - 1, 0) : n + 2] if r != rank)
+
+
+def penalty_rows(points: Mapping[str, int | None]) -> list[PointsRow]:
+    """The penalty table of a ruleset's document (``points``: a rank, ``JK`` or ``wild`` to points),
+    ranks side by side that cost alike (the same points, or their face value) said in one row."""
+    rows = [PointsRow(_("Joker"), str(points["JK"]))]
+    if points.get("wild") is not None:
+        rows.append(PointsRow(_("A card of the round's wild rank"), str(points["wild"])))
+    groups: list[tuple[object, list[str]]] = []
+    for rank in RANK_KEYS:
+        cost: object = "face" if _face(rank, points) else points[rank]
+        if groups and groups[-1][0] == cost:
+            groups[-1][1].append(rank)
+        else:
+            groups.append((cost, [rank]))
+    for cost, ranks in groups:
+        if ranks == ["A"]:
+            said = _("Ace")
+        elif len(ranks) > 2 and all(r.isdigit() for r in ranks):
+            said = _("{first} to {last}").format(first=ranks[0], last=ranks[-1])
+        else:
+            said = ", ".join(ranks)
+        rows.append(PointsRow(said, _("face value") if cost == "face" else str(cost)))
+    return rows

@@ -15,7 +15,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .engine import Laid, Penalty, Placed, Rules, Verdict, variants_for
+from .engine.documents import document_of
 from .engine.i18n import _
+from .rulebook import house_based_on, is_house
 
 Output = serializers.Serializer[Any]
 
@@ -144,9 +146,13 @@ class RulesetOutput(Output):
 
     slug = serializers.CharField()
     name = serializers.CharField(source="display_name")
-    document = serializers.CharField(
-        source="source", help_text="The rules document in shared/rules this ruleset follows."
+    house = serializers.SerializerMethodField()
+    based_on = serializers.SerializerMethodField()
+    reference = serializers.CharField(
+        source="source",
+        help_text="The rules text in shared/rules a built-in ruleset follows (empty for house rules).",
     )
+    document = serializers.SerializerMethodField()
     variants_applied = serializers.ListField(child=serializers.CharField(), source="variants")
     players = serializers.SerializerMethodField()
     decks = serializers.SerializerMethodField()
@@ -161,6 +167,27 @@ class RulesetOutput(Output):
     tie_break = serializers.ChoiceField(choices=["round_wins", "shared"], source="tie_break.value")
     cut_bonus = serializers.IntegerField()
     variants = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.BooleanField(help_text="A table's saved house rules, not a built-in ruleset."))
+    def get_house(self, rules: Rules) -> bool:
+        return is_house(rules.slug)
+
+    @extend_schema_field(
+        serializers.CharField(allow_null=True, help_text="House rules: the built-in ruleset they started from.")
+    )
+    def get_based_on(self, rules: Rules) -> str | None:
+        return (house_based_on(rules.slug) or None) if is_house(rules.slug) else None
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "The whole ruleset as a document (the shape POST /api/rulesets/ takes): every key"
+            " written out, so a copy with a change saves a house ruleset.",
+        }
+    )
+    def get_document(self, rules: Rules) -> dict[str, Any]:
+        return document_of(rules)
 
     @extend_schema_field({"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}})
     def get_players(self, rules: Rules) -> dict[str, int]:

@@ -8,9 +8,11 @@ digest of its document), so what is read from a row may be kept in this process 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -21,10 +23,13 @@ from django.utils.text import slugify
 from .engine import RULESETS, Rules, UnknownRuleset, UnknownVariant, find_rules
 from .engine.documents import DocumentError, document_of, rules_from_document
 from .engine.i18n import _
+from .engine.words import clean_name, invisible_in
 from .models import HouseRuleset
 
 SLUG_DIGEST = 8  # hex digits of the document's digest in a house slug
 SLUG_MAX = 40  # HouseRuleset.slug and every ruleset column
+# What ``house_slug`` writes: slugify's letters of the name, a hyphen, the digest's hex digits.
+HOUSE_SLUG = re.compile(rf"[a-z0-9_-]{{1,{SLUG_MAX - SLUG_DIGEST - 1}}}-[0-9a-f]{{{SLUG_DIGEST}}}")
 
 
 def is_house(slug: str) -> bool:
@@ -45,8 +50,11 @@ def rules_for(ruleset: str, variants: Sequence[str] = ()) -> Rules:
 
 
 def house_rules(slug: str) -> Rules:
-    """A saved house ruleset's ``Rules``; ``UnknownRuleset`` when no row has that slug."""
-    if not isinstance(slug, str) or not 0 < len(slug) <= SLUG_MAX:
+    """A saved house ruleset's ``Rules``; ``UnknownRuleset`` when no row has that slug.
+
+    A slug not of the shape ``house_slug`` writes is refused without asking the database.
+    """
+    if not isinstance(slug, str) or not HOUSE_SLUG.fullmatch(slug):
         raise _unknown(str(slug)[:SLUG_MAX])
     return _house_rules(slug)
 
@@ -58,6 +66,28 @@ def _house_rules(slug: str) -> Rules:
     if row is None:
         raise _unknown(slug)
     return rules_from_document(row.document, slug=slug)
+
+
+def rulesets_offered(chosen: str = "") -> list[Rules]:
+    """The rulesets a page offers: every built-in, and ``chosen`` after them when it is a saved
+    house ruleset (a table's rules are found by their link, never listed for every visitor)."""
+    offered = list(RULESETS.values())
+    if chosen and is_house(chosen):
+        with contextlib.suppress(UnknownRuleset):  # a slug that names nothing offers nothing more
+            offered.append(house_rules(chosen))
+    return offered
+
+
+def house_based_on(slug: str) -> str:
+    """The built-in ruleset a saved house ruleset started from ("" for none, or for no such row)."""
+    if not is_house(slug) or not HOUSE_SLUG.fullmatch(slug):
+        return ""
+    return _house_based_on(slug)
+
+
+@functools.lru_cache(maxsize=256)
+def _house_based_on(slug: str) -> str:
+    return HouseRuleset.objects.filter(slug=slug).values_list("based_on", flat=True).first() or ""
 
 
 def _unknown(slug: str) -> UnknownRuleset:
@@ -75,6 +105,36 @@ def house_slug(name: str, document: dict[str, Any]) -> str:
     return f"{stem}-{digest}"
 
 
+def _name_kept(document: object) -> tuple[object, list[tuple[str, str]]]:
+    """The document with its name as it is kept (white space folded, composed: NFC), and the name's
+    faults: a control character or an invisible one (a zero-width space, a right-to-left override)
+    would make one table's rules look like another's, or break a page's line."""
+    name = document.get("name") if isinstance(document, dict) else None
+    if not isinstance(document, dict) or not isinstance(name, str):
+        return document, []
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        return document, [("name", _("holds a control character"))]
+    hidden = invisible_in(name)
+    if hidden is not None:
+        return document, [("name", _("holds an invisible character ({code})").format(code=hidden))]
+    return {**document, "name": clean_name(name)}, []
+
+
+def _shape_faults(document: object) -> list[tuple[str, str]]:
+    """Values the engine's reader looks up by hash, refused here if they cannot be (a list, an
+    object): ``based_on`` and a round's ``wild_rank`` are a text or null."""
+    if not isinstance(document, dict):
+        return []
+    faults = []
+    if not isinstance(document.get("based_on"), str | None):
+        faults.append(("based_on", _("must be one of {known}").format(known=", ".join(RULESETS))))
+    rounds = document.get("rounds")
+    for n, item in enumerate(rounds if isinstance(rounds, list) else [], start=1):
+        if isinstance(item, dict) and not isinstance(item.get("wild_rank"), str | None):
+            faults.append((f"rounds.{n}.wild_rank", _("must be a rank or null")))
+    return faults
+
+
 def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
     """Save a table's house rules; ``(row, created)``. The same rules saved twice are one row.
 
@@ -82,7 +142,16 @@ def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
     ruleset. What is stored is the whole document as the engine writes it back, so the row plays
     the same even if the built-in it was based on changes later.
     """
-    rules = rules_from_document(document, slug="house")
+    document, faults = _name_kept(document)
+    unreadable = _shape_faults(document)
+    if unreadable:  # the engine's reader would raise TypeError on them, until it refuses them itself
+        raise DocumentError([*faults, *unreadable])
+    try:
+        rules = rules_from_document(document, slug="house")
+    except DocumentError as exc:
+        raise DocumentError([*faults, *exc.faults]) from None
+    if faults:
+        raise DocumentError(faults)
     whole = document_of(rules)
     slug = house_slug(rules.name, whole)
     based_on = document.get("based_on") if isinstance(document, dict) else None
@@ -96,4 +165,14 @@ def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
         return HouseRuleset.objects.get(slug=slug), False
 
 
-__all__ = ["DocumentError", "HouseRuleset", "house_rules", "house_slug", "is_house", "rules_for", "ruleset_save"]
+__all__ = [
+    "DocumentError",
+    "HouseRuleset",
+    "house_based_on",
+    "house_rules",
+    "house_slug",
+    "is_house",
+    "rules_for",
+    "ruleset_save",
+    "rulesets_offered",
+]

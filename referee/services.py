@@ -20,13 +20,13 @@ from .engine import (
     check_layoff,
     check_layout,
     check_swap,
-    find_rules,
     parse_cards,
     parse_played,
     score_hand,
     solve_go_out,
     solve_open,
 )
+from .rulebook import rules_for
 
 CardsInput = str | Sequence[str]
 
@@ -54,9 +54,9 @@ class _field:
 def referee_rules(
     *, ruleset: str, variants: Sequence[str], round_number: int | None = None, players: int | None = None
 ) -> Rules:
-    """The rules for a ruleset and variants, with the round and player count checked."""
+    """The rules for a ruleset (built-in or house) and variants, with the round and player count checked."""
     try:
-        rules = find_rules(ruleset, variants)
+        rules = rules_for(ruleset, variants)
         if round_number is not None:
             rules.round(round_number)
         if players is not None:

@@ -2,10 +2,10 @@ from django.urls import path
 
 from . import api, editor, views
 
+# ``rulesets/`` (the list, and saving house rules) is routed by the site, which holds the rate limits.
 api_urlpatterns = [
     path("referee/check/", api.CheckView.as_view(), name="api-referee-check"),
     path("referee/score/", api.ScoreView.as_view(), name="api-referee-score"),
-    path("rulesets/", api.RulesetListView.as_view(), name="api-rulesets"),
     path("rulesets/<str:slug>/", api.RulesetDetailView.as_view(), name="api-ruleset"),
 ]
 

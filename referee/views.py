@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import render
@@ -19,9 +20,9 @@ from .engine import (
     Reading,
     RefereeError,
     Rules,
+    UnknownRuleset,
     Verdict,
     card_tokens,
-    find_rules,
     parse_played,
     variants_for,
 )
@@ -30,8 +31,9 @@ from .formdata import form_int
 from .forms import HAND, RefereeForm, RulesForm, cleaned
 from .htmx import HtmxHttpRequest, refused
 from .keypad import press, pressed
-from .presentation import chips, keypad
+from .presentation import chips, keypad, penalty_rows
 from .representations import rules_data
+from .rulebook import house_based_on, is_house, rules_for, rulesets_offered
 from .services import referee_check
 
 
@@ -80,7 +82,7 @@ class RefereeState:
         return state
 
     def rules(self) -> Rules:
-        return find_rules(self.ruleset, self.variants)
+        return rules_for(self.ruleset, self.variants)
 
     def fit_groups(self) -> None:
         """Two groups for a layoff or swap (table, hand), one for a whole hand, as many as needed else."""
@@ -242,7 +244,7 @@ def _context(state: RefereeState, verdict: Verdict | None = None, error: Referee
     return {
         "state": state,
         "rules": rules,
-        "rulesets": RULESETS.values(),
+        "rulesets": rulesets_offered(state.ruleset),
         "variants": [
             {"slug": v.slug, "name": _(v.name), "effect": _(v.effect), "checked": v.slug in state.variants}
             for v in variants_for(state.ruleset)
@@ -297,16 +299,21 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    if slug not in RULESETS:
-        raise Http404(f"no ruleset {slug!r}")
+    """A ruleset's tables, a built-in's or a table's house rules alike; a house ruleset also says what
+    it was based on and gives its link to share."""
+    try:
+        rules_for(slug)
+    except UnknownRuleset:
+        raise Http404(f"no ruleset {slug[:40]!r}") from None
     form = RulesForm({"ruleset": slug, "variant": request.GET.getlist("variant")})
     form.is_valid()
     _ruleset, variants = form.rules_choice()
     try:
-        rules = find_rules(slug, variants)
+        rules = rules_for(slug, variants)
     except RefereeError:
-        rules = find_rules(slug)
+        rules = rules_for(slug)
     data = rules_data(rules)
+    based = house_based_on(slug)
     same_deck = len({(d["packs"], d["jokers"]) for d in data["decks"]}) == 1
     # What is wild is said once where it never changes, else in a column of the rank alone.
     table = [rules.in_words(n) for n in range(1, rules.last_round + 1)]
@@ -316,5 +323,10 @@ def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "same_deck": same_deck,
         "table": table,
         "wild_column": len({r.wilds for r in table}) > 1,
+        "points": penalty_rows(data["document"]["points"]),
+        "house": is_house(slug),
+        "based_on": rules_for(based).display_name if based else "",
+        "share_url": request.build_absolute_uri(request.path),
+        "ruleset_query": urlencode({"ruleset": slug}),
     }
     return render(request, "referee/rules_detail.html", context)

@@ -84,13 +84,19 @@ def token_if_valid(request: HttpRequest, game: Game, token: str | None) -> str |
 
 
 @contextmanager
-def creating(request: HttpRequest, *, refund: bool = True) -> Iterator[None]:
-    """Count a new game before it is made (429 past the limit); a game refused as invalid is uncounted,
-    unless ``refund`` is false: what is costly to refuse (a score sheet read) counts all the same."""
-    lim, key = _take("create", request)
+def creating(request: HttpRequest, *, refund: bool = True, limit: str = "create") -> Iterator[None]:
+    """Count a new game (or what ``limit`` names: ``"rulesets"``) before it is made (429 past the limit);
+    one refused as invalid is uncounted, unless ``refund`` is false: what is costly to refuse (a score
+    sheet read) counts all the same."""
+    lim, key = _take(limit, request)
     try:
         yield
     except BaseException:
         if refund:
             ratelimit.give_back(lim, key)
         raise
+
+
+def uncount(request: HttpRequest, limit: str) -> None:
+    """Give back what ``creating`` counted for a request that made nothing after all (rules saved before)."""
+    ratelimit.give_back(ratelimit.limit(limit), ratelimit.client_key(request))

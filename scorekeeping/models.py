@@ -12,7 +12,8 @@ import secrets
 from django.db import models
 from django.db.models.functions import Lower
 
-from referee.engine import Rules, find_rules
+from referee.engine import Rules
+from referee.rulebook import SLUG_MAX, rules_for
 from scorekeeping import colours
 
 
@@ -22,7 +23,7 @@ def new_game_id() -> str:
 
 class Game(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
-    ruleset = models.CharField(max_length=20)
+    ruleset = models.CharField(max_length=SLUG_MAX)  # a built-in's slug or a house ruleset's
     variants = models.JSONField(default=list, blank=True)
     edit_token_hash = models.CharField(max_length=64, help_text="SHA-256 of the edit token; the token is never stored.")
     first_dealer_seat = models.PositiveSmallIntegerField()
@@ -46,7 +47,7 @@ class Game(models.Model):
     @property
     def rules(self) -> Rules:
         """The game's ruleset with its variants, as the engine plays it."""
-        return find_rules(self.ruleset, self.variants)
+        return rules_for(self.ruleset, self.variants)
 
     @property
     def ruleset_name(self) -> str:
@@ -257,7 +258,7 @@ class Night(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
     date = models.DateField()
-    ruleset = models.CharField(max_length=20)
+    ruleset = models.CharField(max_length=SLUG_MAX)  # a built-in's slug or a house ruleset's
     variants = models.JSONField(default=list, blank=True)
     sittings = models.PositiveSmallIntegerField()
     table_size = models.PositiveSmallIntegerField()

@@ -1,4 +1,4 @@
-"""Rate limits for creating games and presenting edit tokens, counted in the database.
+"""Rate limits for creating games and house rulesets and presenting edit tokens, counted in the database.
 
 A counter is one row per key and fixed window; incrementing it is one UPDATE (or an
 INSERT the first time), atomic on SQLite and PostgreSQL alike, so several gunicorn
@@ -87,6 +87,8 @@ class RateLimited(Exception):
         self.retry_after = retry_after(lim)
         if lim.name == "create":
             message = _("Too many new games from this address: at most {count} in {minutes} minutes.")
+        elif lim.name == "rulesets":
+            message = _("Too many house rulesets saved from this address: at most {count} in {minutes} minutes.")
         elif lim.name == "club_tables":
             message = _("Too many tables drawn for this club's maker: at most {count} in {minutes} minutes.")
         elif lim.name == "login":

@@ -16,10 +16,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from referee.api import ERROR
-from referee.engine import RULESETS
+from referee.engine import DEFAULT_RULESET, RULESETS, RefereeError
 from referee.engine.ladder import Ladder
 from referee.engine.stories import Profile, Recap, Record, recap
-from referee.serializers import InputSerializer, TextField
+from referee.rulebook import SLUG_MAX, rules_for
+from referee.serializers import InputSerializer, RulesetField, TextField
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import NewGameOutput
 from scorekeeping.api.writes import created
@@ -137,8 +138,8 @@ LADDER_RULESET = OpenApiParameter(
     str,
     OpenApiParameter.QUERY,
     required=False,
-    enum=list(RULESETS),
-    description="Rate only this ruleset's games (default: the ruleset played most).",
+    description="Rate only this ruleset's games, a built-in's or a saved house ruleset's slug"
+    " (default: the ruleset played most).",
 )
 RECORD_FIELDS = (
     "Record",
@@ -250,10 +251,12 @@ def ladder_ruleset(request: Request) -> str | None:
     asked = request.query_params.get("ruleset")
     if asked is None:
         return None
-    if asked not in RULESETS:
-        raise InvalidInput(
-            _("{value} is no ruleset: one of {known}").format(value=asked[:40], known=", ".join(RULESETS)), "ruleset"
-        )
+    try:
+        rules_for(asked[: SLUG_MAX + 1])
+    except RefereeError:
+        known = ", ".join([*RULESETS, _("a saved house ruleset's slug")])
+        said = _("{value} is no ruleset: one of {known}").format(value=asked[:40], known=known)
+        raise InvalidInput(said, "ruleset") from None
     return asked
 
 
@@ -333,7 +336,7 @@ class SheetImportView(APIView):
             ref_name = "SheetImportInput"
 
         file = serializers.FileField(help_text="The sheet: XLSX or CSV (UTF-8), at most 256 KB.")
-        ruleset = serializers.ChoiceField(choices=list(RULESETS), default="mexican")
+        ruleset = RulesetField(default=DEFAULT_RULESET)
         variants = serializers.ListField(child=TextField(max_length=40), max_length=10, default=list)
         club = TextField(max_length=16, required=False, help_text="A club's id: the game is the club's (X-Club-Token).")
         date = serializers.DateField(required=False, help_text="The club night's date (a club's game).")

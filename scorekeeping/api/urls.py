@@ -1,9 +1,10 @@
 from django.urls import path
 
-from scorekeeping.api import clubs, games, rounds, stories
+from scorekeeping.api import clubs, games, rounds, rulesets, stories
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
 
 urlpatterns = [
+    path("api/rulesets/", rulesets.RulesetsView.as_view(), name="api-rulesets"),
     path("api/games/", games.GamesView.as_view(), name="api-games"),
     path("api/games/import/", games.ImportView.as_view(), name="api-import"),
     path("api/games/import/sheet/", stories.SheetImportView.as_view(), name="api-import-sheet"),

@@ -26,6 +26,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeping.config.settings")
 django_application = get_asgi_application()
 
+from scorekeeping.api.rulesets import MAX_DOCUMENT, RULESET_PATHS  # noqa: E402
 from scorekeeping.errors import API_PREFIX  # noqa: E402
 from scorekeeping.live import stream as live  # noqa: E402  (needs the apps loaded by get_asgi_application)
 from scorekeeping.services.sheets import MAX_BYTES as SHEET_BYTES  # noqa: E402
@@ -40,9 +41,14 @@ Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 
 def body_limit(path: str) -> int:
-    """The most a request body to ``path`` may hold: a score sheet's upload, or what Django reads
-    into memory for any other form or JSON body (``DATA_UPLOAD_MAX_MEMORY_SIZE``)."""
-    return SHEET_UPLOAD if path in SHEET_PATHS else int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    """The most a request body to ``path`` may hold: a score sheet's upload, a house ruleset's
+    document, or what Django reads into memory for any other form or JSON body
+    (``DATA_UPLOAD_MAX_MEMORY_SIZE``)."""
+    if path in SHEET_PATHS:
+        return SHEET_UPLOAD
+    if path in RULESET_PATHS:
+        return MAX_DOCUMENT
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
 
 
 def _header(scope: dict[str, Any], name: bytes) -> bytes | None:

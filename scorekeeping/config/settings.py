@@ -193,6 +193,7 @@ RATE_LIMITS = {
     # tables drawn an hour for the clubs one address made: a 60-table room drawing a sitting every
     # half hour, with room to spare
     "club_tables": (env_int("RATE_LIMIT_CLUB_TABLES", 240), 3600),
+    "rulesets": (env_int("RATE_LIMIT_RULESETS", 30), 3600),  # house rulesets saved an hour
     "token": (env_int("RATE_LIMIT_TOKEN", 10), 600),  # wrong edit tokens in ten minutes
     "login": (env_int("RATE_LIMIT_LOGIN", 10), 600),  # wrong admin passwords in ten minutes
 }

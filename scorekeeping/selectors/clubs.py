@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
 
-from referee.engine import find_rules
 from referee.engine.clubs import (
     Running,
     SeasonStanding,
@@ -20,6 +19,7 @@ from referee.engine.clubs import (
     running_totals,
     season_standings,
 )
+from referee.rulebook import rules_for
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Sitting
 from scorekeeping.selectors import Standing as GameStanding
@@ -120,7 +120,7 @@ def _tables(nights: list[Night], among: QuerySet[Night, int] | list[int]) -> dic
             wins[game_id][winner_id] = count
     found: dict[int, dict[int, list[TableState]]] = {}
     for night in nights:
-        rules = find_rules(night.ruleset, night.variants)  # every table's game is drawn with the night's
+        rules = rules_for(night.ruleset, night.variants)  # every table's game is drawn with the night's
         by_sitting = found.setdefault(night.pk, {})
         for sitting in night.sittings_drawn.all():
             for table in sitting.tables.all():
@@ -205,7 +205,7 @@ def night_running(night: Night, tables: dict[int, list[TableState]]) -> list[Run
         for seat, member in enumerate(state.members):
             row = by_seat[seat]
             players.append(Running(member.name, state.table.number, row.total, row.round_wins))
-    return running_totals(players, find_rules(night.ruleset, night.variants))
+    return running_totals(players, rules_for(night.ruleset, night.variants))
 
 
 def season(

@@ -28,10 +28,11 @@ from typing import TypeVar
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
-from referee.engine import DEFAULT_RULESET, Rules, find_rules
+from referee.engine import DEFAULT_RULESET, Rules
 from referee.engine.ladder import Ladder, ladder, most_played
 from referee.engine.stories import PlayedGame, PlayedRound, PlayerLine, Profile, Record, player_lines, profile, records
 from referee.engine.words import name_key
+from referee.rulebook import rules_for
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Change, Club, ClubTable, Game, Member, Night, Player, Round, Score
 from scorekeeping.selectors import GAMES_IN_RECORDS, game_standings, placed
@@ -111,7 +112,7 @@ def folded(tables: list[Table], spelled: dict[str, str] | None = None) -> list[P
             played_rounds.append(PlayedRound(at, by_id[out] if out is not None else None, in_seats))
         ruled = rules.get((table.ruleset, table.variants))
         if ruled is None:
-            ruled = rules[(table.ruleset, table.variants)] = find_rules(table.ruleset, table.variants)
+            ruled = rules[(table.ruleset, table.variants)] = rules_for(table.ruleset, table.variants)
         places = {by_id[row.player.pk]: row.place for row in placed(players, ruled, totals, wins)}
         finished = len(played_rounds) >= ruled.last_round
         seats = tuple(names[p.seat] for p in players)

@@ -23,10 +23,11 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from referee.engine import Rules, find_rules
+from referee.engine import Rules
 from referee.engine.clubs import SCORINGS, CannotSeat, draw, pair, table_sizes
 from referee.engine.words import MAX_NAME, clean_name, invisible_in
 from referee.engine.words import name_key as member_key
+from referee.rulebook import rules_for
 from scorekeeping import colours as palette
 from scorekeeping import ratelimit
 from scorekeeping.errors import Conflict, InvalidInput, NotFound, TooManyRequests
@@ -301,7 +302,7 @@ def sitting_draw(*, night: Night, organiser_token: str, force: bool = False, see
     unless ``force`` (those tables are then ended as they stand)."""
     with transaction.atomic():
         night = _locked_night(night)
-        rules = find_rules(night.ruleset, night.variants)
+        rules = rules_for(night.ruleset, night.variants)
         drawn = list(night.sittings_drawn.order_by("number"))
         if len(drawn) >= night.sittings:
             raise Conflict(_("Every sitting of this night is drawn ({n})").format(n=night.sittings), "sittings")

@@ -9,9 +9,10 @@ from collections.abc import Mapping, Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from referee.engine import RefereeError, Rules, UnknownVariant, find_rules
+from referee.engine import RefereeError, Rules, UnknownVariant
 from referee.engine.rounds import draw_for_dealer
 from referee.engine.words import MAX_NAME, clean_name, invisible_in, name_key
+from referee.rulebook import rules_for
 from scorekeeping import colours as palette
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Game, Player
@@ -102,7 +103,7 @@ def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str,
 def rules_of(ruleset: str, variants: Sequence[str]) -> Rules:
     """The rules named, or 400 naming the field that names no ruleset or variant of it."""
     try:
-        return find_rules(ruleset, variants)
+        return rules_for(ruleset, variants)
     except UnknownVariant as exc:
         raise InvalidInput(str(exc), "variants") from None
     except RefereeError as exc:

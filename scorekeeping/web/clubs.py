@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from referee.engine import RULESETS, find_rules
 from referee.engine.clubs import SCORINGS
 from referee.formdata import form_int
+from referee.forms import ruleset_typed
 from referee.htmx import HtmxHttpRequest, refused
+from referee.rulebook import rules_for, rulesets_offered
 from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_svg, share_base, view_path
@@ -93,6 +94,7 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
                 "playing": playing,  # what "Finish the night?" says would end as it stands
             }
         )
+    chosen = ruleset_typed(request.GET.get("ruleset", ""))
     skip = NIGHTS_IN_FULL + (page - 1) * NIGHTS_LISTED
     older, more = club_nights_listed(club=found, skip=skip, most=NIGHTS_LISTED)
     context = {
@@ -103,7 +105,8 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
         "page": page,
         "next_page": page + 1 if more else None,
         "organiser": organiser,
-        "rulesets": RULESETS.values(),
+        "rulesets": rulesets_offered(chosen),
+        "chosen": chosen,  # ?ruleset=: a house ruleset offered, and chosen, in the night's form
         "scorings": SCORINGS,
     }
     response = render(request, "clubs/club.html", context)
@@ -219,7 +222,7 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
         "standings": standings,
         "running": running,
         "rows": [(row, colours.get(row.player, "")) for row in standings or running],  # with their colours
-        "round_word": _(find_rules(night.ruleset, night.variants).round_word),
+        "round_word": _(rules_for(night.ruleset, night.variants).round_word),
         "stream": streamed(request),
         "events": night_events_path(found.pk, night.pk),
     }
@@ -267,7 +270,7 @@ def _night_of(club: Club, night_id: int) -> Night:
 def night_new(request: HtmxHttpRequest, club: Club, token: str) -> str:
     night = night_create(
         club=club,
-        ruleset=request.POST.get("ruleset", ""),
+        ruleset=ruleset_typed(request.POST.get("house", "")) or request.POST.get("ruleset", ""),
         sittings=form_int(request.POST.get("sittings"), 0),
         table_size=form_int(request.POST.get("table_size"), 0),
         scoring=request.POST.get("scoring", ""),

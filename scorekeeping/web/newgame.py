@@ -15,10 +15,11 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from referee.engine import DEFAULT_RULESET, RULESETS, variants_for
+from referee.engine import DEFAULT_RULESET, variants_for
 from referee.engine.words import name_key
 from referee.formdata import form_int
 from referee.forms import RulesForm, cleaned
+from referee.rulebook import rules_for, rulesets_offered
 from scorekeeping import colours as palette
 from scorekeeping.errors import ErrorKey
 from scorekeeping.web.forms import NewGameForm
@@ -44,7 +45,7 @@ class NewGameState:
         form = RulesForm(query)
         form.is_valid()
         state = cls(ruleset=form.rules_choice()[0])
-        state.players = [""] * max(2, RULESETS[state.ruleset].min_players)
+        state.players = [""] * max(2, rules_for(state.ruleset).min_players)
         state.colours = palette.in_seat_order(len(state.players))
         return state
 
@@ -78,7 +79,7 @@ class NewGameState:
         verb, _sep, arg = op.partition("-")
         index = form_int(arg, -1)
         n = len(self.players)
-        room = n < RULESETS[self.ruleset].max_players
+        room = n < rules_for(self.ruleset).max_players
         if self.known.strip():  # a name chip: the next empty seat, or a new one while the table has room
             empty = [i for i, p in enumerate(self.players) if not p.strip()]
             if not empty and room:
@@ -123,7 +124,7 @@ class NewGameState:
         """What the page shows; ``known``: the names this phone knows, offered as chips while not seated."""
         errors = dict(errors or {})
         names = [" ".join(p.split()) for p in self.players]
-        rules = RULESETS[self.ruleset]
+        rules = rules_for(self.ruleset)
         rows = []
         for i, name in enumerate(self.players):
             messages = errors.pop(f"players.{i}", []) + errors.pop(f"draw.{names[i]}", [])
@@ -155,7 +156,7 @@ class NewGameState:
             "ruleset": self.ruleset,
             "rulesets": [
                 {"slug": r.slug, "name": r.display_name, "players": f"{r.min_players}-{r.max_players}"}
-                for r in RULESETS.values()
+                for r in rulesets_offered(self.ruleset)
             ],
             "variants": variants,
             "variants_on": ", ".join(_(v.name) for v in offered_variants if v.slug in self.variants),

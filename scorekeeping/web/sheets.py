@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from referee.engine import RULESETS
+from referee.engine import DEFAULT_RULESET
 from referee.htmx import HtmxHttpRequest
+from referee.rulebook import SLUG_MAX, rulesets_offered
 from scorekeeping.access import creating
 from scorekeeping.errors import ScorekeepingError
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
@@ -21,7 +22,8 @@ from scorekeeping.web import session as phone
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_sheet(request: HtmxHttpRequest) -> HttpResponse:
-    context: dict[str, object] = {"rulesets": RULESETS.values(), "chosen": request.POST.get("ruleset", "mexican")}
+    chosen = (request.POST.get("ruleset") or request.GET.get("ruleset") or DEFAULT_RULESET)[:SLUG_MAX]
+    context: dict[str, object] = {"rulesets": rulesets_offered(chosen), "chosen": chosen}
     if request.method != "POST":
         return render(request, "scorekeeping/import_sheet.html", context)
     upload = request.FILES.get("file")

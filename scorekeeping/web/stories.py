@@ -8,10 +8,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from referee.engine import RULESETS
+from referee.engine import RefereeError
 from referee.engine.ladder import MINIMUM_GAMES, Ladder
 from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWEST_TOTAL, MOST_OUT, Profile, Record
 from referee.htmx import HtmxHttpRequest
+from referee.rulebook import SLUG_MAX, rules_for, rulesets_offered
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club
 from scorekeeping.selectors.stories import ServerStories, club_stories, server_stories
@@ -72,8 +73,10 @@ def _context(found: Profile, colour: str, rated: Ladder) -> dict[str, object]:
 
 
 def _ruleset_name(slug: str) -> str:
-    rules = RULESETS.get(slug)
-    return rules.display_name if rules else slug
+    try:
+        return rules_for(slug).display_name
+    except RefereeError:
+        return slug
 
 
 @require_safe
@@ -118,8 +121,11 @@ def server_records(request: HtmxHttpRequest) -> HttpResponse:
 def _asked_ruleset(request: HtmxHttpRequest) -> str | None:
     """``?ruleset=``: a known slug, or None for the ruleset played most (an unknown one: 404)."""
     asked = request.GET.get("ruleset") or None
-    if asked is not None and asked not in RULESETS:
-        raise Http404(_("No such ruleset"))
+    if asked is not None:
+        try:
+            rules_for(asked[: SLUG_MAX + 1])
+        except RefereeError:
+            raise Http404(_("No such ruleset")) from None
     return asked
 
 
@@ -129,7 +135,7 @@ def _ladder(request: HtmxHttpRequest, found: Ladder, club: Club | None) -> HttpR
         "club": club,
         "ladder": found,
         "ruleset_name": _ruleset_name(found.ruleset),
-        "rulesets": [(slug, rules.display_name) for slug, rules in RULESETS.items()],
+        "rulesets": [(rules.slug, rules.display_name) for rules in rulesets_offered(found.ruleset)],
         "tv": request.GET.get("tv") == "1",
         "needed": MINIMUM_GAMES,
     }
