@@ -253,6 +253,9 @@ LABELS = {
 }
 
 
+CONTRACT_KEY = "contract"  # a round's melds in a document (``rounds.3.contract.1``), not a ruleset
+
+
 def label_of(key: str) -> str:
     """A fault's key in words for the summary: ``Round 3, meld 1``, ``Points: K``."""
     if key in LABELS:
@@ -262,7 +265,7 @@ def label_of(key: str) -> str:
         return _("Points: {rank}").format(rank=parts[1])
     if parts[0] == "rounds" and len(parts) > 1:
         where = _("Round {n}").format(n=parts[1])
-        if len(parts) > 3 and parts[2] == "contract":
+        if len(parts) > 3 and parts[2] == CONTRACT_KEY:
             return _("{round}, meld {n}").format(round=where, n=parts[3])
         return where
     if parts[0] == "deck" and len(parts) > 1:

@@ -41,10 +41,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import rank_text
+from .catalogue import RULESET_ENTRIES
 from .i18n import _
-from .rulesets import (
+from .patches import merged
+from .rules import (
     ROUND_WORDS,
-    RULESETS,
     AceMode,
     BookPolicy,
     Buys,
@@ -230,27 +231,24 @@ def _short(value: object) -> str:
     return _text(value)[:20]
 
 
-def _deep(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """``over`` laid on ``base``: objects merged key by key, anything else (lists too) replaced."""
-    merged = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = _deep(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
+def builtin_document(slug: str) -> dict[str, Any]:
+    """A built-in ruleset's whole document: its catalogue entry over the one it is based on."""
+    document = RULESET_ENTRIES[slug]["document"]
+    based = document.get("based_on")
+    if based is None:
+        return dict(document)
+    return dict(merged(builtin_document(based), {k: v for k, v in document.items() if k != "based_on"}))
 
 
 def _merged(document: Mapping[str, Any], reader: _Reader) -> dict[str, Any]:
     based = document.get("based_on")
     if based is None:
         return dict(document)
-    if based not in RULESETS:
+    if not isinstance(based, str) or based not in RULESET_ENTRIES:
         message = _("must be one of {choices}, not {value}")
-        reader.fault("based_on", message.format(choices=", ".join(RULESETS), value=_short(based)))
-        return dict(document)
-    base = document_of(RULESETS[based])
-    return _deep(base, {k: v for k, v in document.items() if k != "based_on"})
+        reader.fault("based_on", message.format(choices=", ".join(RULESET_ENTRIES), value=_short(based)))
+        return {k: v for k, v in document.items() if k != "based_on"}
+    return dict(merged(builtin_document(based), {k: v for k, v in document.items() if k != "based_on"}))
 
 
 def rules_from_document(document: object, *, slug: str) -> Rules:
@@ -432,7 +430,7 @@ def _read_rounds(
             size = reader.number(size, f"{key}.contract.{n}.size", least, most)
             contract.append(Component(kind, size))
         wild = table.get("wild_rank")
-        if wild is not None and wild not in RANK_OF:
+        if wild is not None and (not isinstance(wild, str) or wild not in RANK_OF):
             message = _("must be a rank ({ranks}) or null, not {value}")
             reader.fault(f"{key}.wild_rank", message.format(ranks=", ".join(RANK_KEYS), value=_short(wild)))
             wild = None
