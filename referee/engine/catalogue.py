@@ -146,6 +146,28 @@ RULESET_ENTRIES: dict[str, dict[str, Any]] = {
             "table": {"buys": {"limit": 2}},
         },
     },
+    "may-i": {
+        "source": N_("May I?, as its rules are commonly given"),
+        "variants": [],
+        "document": {
+            "based_on": "contract",
+            "name": N_("May I?"),
+            "players": {"min": 3, "max": 6},
+            "deck": [{"players": [n], "packs": 2 if n <= 4 else 3, "jokers": 4 if n <= 4 else 6} for n in range(3, 7)],
+            "rounds": [
+                {"dealt": 11, "contract": [B3, B3], "wild_rank": None},
+                {"dealt": 11, "contract": [B3, R4], "wild_rank": None},
+                {"dealt": 11, "contract": [R4, R4], "wild_rank": None},
+                {"dealt": 11, "contract": [B3, B3, B3], "wild_rank": None},
+                {"dealt": 11, "contract": [B3, B3, R4], "wild_rank": None},
+                {"dealt": 11, "contract": [B3, R4, R4], "wild_rank": None},
+                {"dealt": 11, "contract": [R4, R4, R4], "wild_rank": None},
+            ],
+            "contract_sizes": "minimum",
+            "points": {"JK": 25},
+            "table": {"runs_may_join": True, "wild_swap": "none", "buys": {"limit": 3, "not_twice_in_row": False}},
+        },
+    },
 }
 
 VARIANT_ENTRIES: dict[str, dict[str, Any]] = {

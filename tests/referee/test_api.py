@@ -185,7 +185,7 @@ def test_score_refuses_impossible_copies(client):
 
 def test_rulesets_list_and_detail(client):
     listed = client.get(reverse("api-rulesets")).json()
-    assert [r["slug"] for r in listed] == ["mexican", "contract", "liverpool", "shanghai"]
+    assert [r["slug"] for r in listed] == ["mexican", "contract", "liverpool", "shanghai", "may-i"]
     mexican = client.get(reverse("api-ruleset", args=["mexican"])).json()
     assert mexican["rounds"][1] == {
         "number": 2,
