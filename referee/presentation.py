@@ -24,11 +24,11 @@ class Key:
     joker: bool = False
 
 
-def key_for(card: Card, wild_rank: int | None) -> Key:
+def key_for(card: Card, wild_ranks: tuple[int, ...]) -> Key:
     if card.is_joker:
         return Key("JK", "JK", "Joker", "J", True, joker=True)
     assert card.suit is not None
-    return Key(str(card), card.symbol, card.name, card.suit.value, card.rank == wild_rank)
+    return Key(str(card), card.symbol, card.name, card.suit.value, card.rank in wild_ranks)
 
 
 class Keypad:
@@ -36,27 +36,28 @@ class Keypad:
 
     Seven keys a line keep every key 44 px wide on a 360 px screen. ``None`` is a gap. The keys
     (with their spoken names) are made only when iterated: a page whose keypad markup is cached
-    (``cache_key`` names it, the same for every round with this wild rank) never needs them.
+    (``cache_key`` names it, the same for every round with these wild ranks) never needs them.
     """
 
-    def __init__(self, wild_rank: int | None) -> None:
-        self.wild_rank = wild_rank
-        self.cache_key = str(wild_rank)
+    def __init__(self, wild_ranks: tuple[int, ...]) -> None:
+        self.wild_ranks = wild_ranks
+        self.cache_key = "-".join(map(str, wild_ranks)) or "None"
 
     @cached_property
     def keys(self) -> list[Key | None]:
         cells: list[Key | None] = []
         for suit in Suit:
-            cells += [key_for(Card(rank, suit), self.wild_rank) for rank in RANKS]
-            cells.append(key_for(JOKER, self.wild_rank) if suit is Suit.SPADES else None)
+            cells += [key_for(Card(rank, suit), self.wild_ranks) for rank in RANKS]
+            cells.append(key_for(JOKER, self.wild_ranks) if suit is Suit.SPADES else None)
         return cells
 
     def __iter__(self) -> Iterator[Key | None]:
         return iter(self.keys)
 
 
-def keypad(wild_rank: int | None) -> Keypad:
-    return Keypad(wild_rank)
+def keypad(wild_ranks: tuple[int, ...]) -> Keypad:
+    """The keypad of a round whose wild ranks are ``wild_ranks`` (``Rules.wild_ranks_in``)."""
+    return Keypad(wild_ranks)
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,8 @@ class Chip:
     key: Key
 
 
-def chips(cards: list[Card], wild_rank: int | None) -> list[Chip]:
-    return [Chip(i, key_for(card, wild_rank)) for i, card in enumerate(cards)]
+def chips(cards: list[Card], wild_ranks: tuple[int, ...]) -> list[Chip]:
+    return [Chip(i, key_for(card, wild_ranks)) for i, card in enumerate(cards)]
 
 
 _CARD_CODE = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AJQK])([CDHS])(?![\w])")

@@ -149,7 +149,7 @@ class RefereeState:
 
 def _group_view(state: RefereeState) -> list[dict[str, Any]]:
     rules = state.rules()
-    wild = rules.wild_rank(state.round)
+    wild = rules.wild_ranks_in(state.round)
     labels = {
         Action.LAYOFF: [_("On the table: the exposed meld"), _("Your cards to lay off")],
         Action.SWAP: [_("On the table: the meld with the wild"), _("Your natural card")],
@@ -266,7 +266,7 @@ def _context(state: RefereeState, verdict: Verdict | None = None, error: Referee
             (HAND, _("Can I? Find it in my hand")),
         ],
         "groups": _group_view(state),
-        "keypad": keypad(rules.wild_rank(state.round)),
+        "keypad": keypad(rules.wild_ranks_in(state.round)),
         "wild_words": rules.wild_words(state.round),
         "round_word": _(rules.round_word),
         "contract": rules.contract_words(state.round),

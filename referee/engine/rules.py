@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from .cards import rank_plural, rank_text
 from .errors import PlayerCountError, RoundOutOfRange
 from .i18n import N_, _, capfirst, pgettext
+from .words import names_and
 
 PACK_SIZE = 52
 
@@ -271,7 +272,7 @@ class Rules:
             contract=self.contract_words(number),
             components=rnd.contract,
             final=rnd.final,
-            wild_ranks=capfirst(rank_plural(wild)) if wild is not None else "",
+            wild_ranks=capfirst(names_and([rank_plural(r) for r in self.wild_ranks_in(number)])),
         )
 
     @property
@@ -327,9 +328,18 @@ class Rules:
             text = _("{contract}, the whole hand at once, no discard").format(contract=text)
         return text
 
-    def wild_words(self, number: int) -> str:
-        """``Fours and jokers are wild`` or ``Only jokers are wild``."""
+    def wild_ranks_in(self, number: int) -> tuple[int, ...]:
+        """Every rank wild in round ``number``: the round's own first, then those wild in every round."""
         rank = self.wild_rank(number)
-        if rank is None:
-            return _("Only jokers are wild")
-        return capfirst(_("{ranks} and jokers are wild").format(ranks=rank_plural(rank)))
+        own = (rank,) if rank is not None else ()
+        return own + tuple(r for r in self.wilds.ranks if r != rank)
+
+    def wild_words(self, number: int) -> str:
+        """``Fours and jokers are wild``, ``Only jokers are wild``, ``Twos are wild``, ``Nothing is wild``."""
+        ranks = self.wild_ranks_in(number)
+        if not ranks:
+            return _("Only jokers are wild") if self.wilds.jokers else _("Nothing is wild")
+        if self.wilds.jokers and len(ranks) == 1:
+            return capfirst(_("{ranks} and jokers are wild").format(ranks=rank_plural(ranks[0])))
+        names = [rank_plural(r) for r in ranks] + ([_("jokers")] if self.wilds.jokers else [])
+        return capfirst(_("{ranks} are wild").format(ranks=names_and(names)))

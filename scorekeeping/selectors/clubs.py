@@ -188,7 +188,7 @@ def night_results(night: Night, tables: dict[int, list[TableState]] | None = Non
     ``night_tables(night)`` where the caller has it already)."""
     states = night_tables(night) if tables is None else tables
     finished = [_seats(s) for sitting in states.values() for s in sitting if s.finished]
-    return night_standings(finished, night.scoring)
+    return night_standings(finished, night.scoring, lowest_wins=rules_for(night.ruleset, night.variants).lowest_wins)
 
 
 def night_running(night: Night, tables: dict[int, list[TableState]]) -> list[Running]:

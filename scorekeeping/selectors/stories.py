@@ -59,7 +59,16 @@ def played(game: Game, names: list[str] | None = None, date: str | None = None) 
     )
     places = {by_id[row.player.pk]: row.place for row in standings.rows}
     when = date or game.created_at.date().isoformat()
-    return PlayedGame(game.pk, game.ruleset, when, tuple(seated), rounds, places, standings.finished)
+    return PlayedGame(
+        game.pk,
+        game.ruleset,
+        when,
+        tuple(seated),
+        rounds,
+        places,
+        standings.finished,
+        lowest_wins=game.rules.lowest_wins,
+    )
 
 
 @dataclass(frozen=True)
@@ -118,7 +127,15 @@ def folded(tables: list[Table], spelled: dict[str, str] | None = None) -> list[P
         seats = tuple(names[p.seat] for p in players)
         found.append(
             PlayedGame(
-                table.game, table.ruleset, table.date, seats, tuple(played_rounds), places, finished, table.order
+                table.game,
+                table.ruleset,
+                table.date,
+                seats,
+                tuple(played_rounds),
+                places,
+                finished,
+                table.order,
+                lowest_wins=ruled.lowest_wins,
             )
         )
     return found

@@ -236,7 +236,7 @@ def entry_view(
     the refusal's list stays only while something in it is still wrong.
     """
     rules = game.rules
-    wild = rules.wild_rank(number)
+    wild = rules.wild_ranks_in(number)
     plan = round_preview(game=game, number=number, entry=state.to_entry(players))
     if recheck and errors is None:
         errors = _as_submitted(plan.errors, state, players, draft)

@@ -44,7 +44,7 @@ def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentR
     rounds = {r.number: r for r in game.rounds.all()}
     points = {(r.number, s.player_id): s.points for r in rounds.values() for s in r.scores.all()}
     rows = []
-    best = min((s.total for s in standings.rows), default=0)
+    best = standings.rows[0].total if standings.rows else 0  # the leader's, as the rules rank them
     last = max(rounds, default=None)
     for p in game.players.all():
         cells = []
@@ -72,7 +72,7 @@ def board_rows(game: Game, rules: Rules, standings: Standings, current: CurrentR
                 leader=bool(rounds) and s.place == 1,
                 last=points.get((last, p.pk)) if last is not None else None,
                 last_won=last is not None and rounds[last].winner_id == p.pk,
-                behind=s.total - best,
+                behind=abs(s.total - best),
             )
         )
     return rows
