@@ -264,6 +264,7 @@ class Rules:
         """A round of the table as players read it: cards dealt, what is wild, the contract."""
         rnd = self.round(number)
         wild = self.wild_rank(number)
+        ranks = self.wild_ranks_in(number)
         return RoundInWords(
             number=number,
             dealt=rnd.dealt,
@@ -272,7 +273,7 @@ class Rules:
             contract=self.contract_words(number),
             components=rnd.contract,
             final=rnd.final,
-            wild_ranks=capfirst(names_and([rank_plural(r) for r in self.wild_ranks_in(number)])),
+            wild_ranks=capfirst(names_and([rank_plural(r) for r in ranks])) if ranks else "",
         )
 
     @property
