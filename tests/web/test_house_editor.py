@@ -90,7 +90,7 @@ IMPOSSIBLE = [
     ({"runs_min": "2"}, "runs.min", "2"),
     ({"rounds__0__meld_1": "run", "rounds__0__size_1": "2"}, "rounds.1.contract.1.size", "from 4 to 13"),
     ({"points_K": "500"}, "points.K", "less than or equal to 100"),
-    ({"points_K": "11"}, "points", "10, J, Q and K"),
+    ({"books_min": "4"}, "rounds.1.contract.1.size", "3 is smaller than books.min (4)"),
     ({"players_min": "5", "players_max": "3"}, "players", "below min"),
 ]
 
@@ -98,7 +98,7 @@ IMPOSSIBLE = [
 @pytest.mark.parametrize(
     ("changes", "key", "words"),
     IMPOSSIBLE,
-    ids=["short-hand", "small-deck", "run-of-2", "meld-of-2", "500", "K", "min-over-max"],
+    ids=["short-hand", "small-deck", "run-of-2", "meld-of-2", "500", "book-min", "min-over-max"],
 )
 def test_an_impossible_document_is_refused_beside_its_field(client, changes, key, words):
     response = client.post(NEW, posted(op="save", **changes))
