@@ -140,11 +140,10 @@ RULESET_DOCUMENT = {
         else {"description": f"As GET /api/rulesets/<slug>/ writes it under document.{key}."}
         for key in sorted(TOP_KEYS)
     },
-    "required": ["name"],
     "example": {"name": "Grandma's Mexican", "based_on": "mexican", "contract_sizes": "exact"},
-    "description": "A table's house rules: the document of GET /api/rulesets/<slug>/, whole or in part with"
-    " based_on (a key left out is the built-in's; a key given is given whole). Unknown keys are refused by"
-    " name; at most 64 KiB.",
+    "description": "A table's house rules: the document of GET /api/rulesets/<slug>/, whole, or in part with"
+    " based_on (a key left out is the built-in's; an object given is merged key by key, a list replaces the"
+    " built-in's). Without based_on every key is needed. Unknown keys are refused by name; at most 64 KiB.",
 }
 
 
