@@ -6,10 +6,14 @@ import json
 
 import pytest
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine import RULESETS, find_rules
-from referee.engine.documents import document_of
+from referee.engine.documents import document_of, rules_from_document
 from referee.models import HouseRuleset
+
+from .test_house_rules import documents
 
 pytestmark = pytest.mark.django_db
 
@@ -223,3 +227,20 @@ def test_the_server_refuses_a_longer_document_before_reading_it():
     from scorekeeping.config.asgi import body_limit
 
     assert body_limit("/api/rulesets/") == 64 * 1024 < body_limit("/api/games/")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(documents(), st.integers(1, 250), st.integers(1, 250))
+def test_any_house_document_round_trips_through_the_api(client, document, a, b):
+    """A document within the bounds, saved, is read back whole by its slug; saved again as read, it
+    is the same ruleset (200, the same slug), and it plays as the engine reads the document."""
+    address = {"REMOTE_ADDR": f"198.51.{a}.{b}"}  # a crowd of tables, not one address past its limit
+    saved = post(client, document, **address)
+    assert saved.status_code in (200, 201), saved.content[:300]
+    slug = saved.json()["slug"]
+    read = client.get(f"{URL}{slug}/").json()
+    assert read == saved.json()
+    expected = document_of(rules_from_document(document, slug="house"))
+    assert read["document"] == expected
+    again = post(client, read["document"], **address)
+    assert (again.status_code, again.json()["slug"]) == (200, slug)
