@@ -253,6 +253,13 @@ NEVER_ONE = {
     "Too many wrong edit tokens from this address: at most {count} in {minutes} minutes.": "ten minutes",
     "{word} {number} of {last}. Give each player {dealt} cards. {wilds}. Contract: {contract}. "
     "{dealer} deals, {first} starts. {stock} cards in the stock.": "7+ dealt, a stock of 20+",
+    "the contract needs {need} cards; a hand holds at most {most}": "a contract is 6+ cards",
+    "{players} players of {dealt} cards and the upcard need {need} cards; the deck holds {size}": "2+ players",
+    "a book needs at least {least} cards; {cards} has {n}": "books.min is 3+",
+    "a run needs at least {least} cards; {cards} has {n}": "runs.min is 3+",
+    "{contract} takes {need} cards; the hand has {n}": "6+",
+    "Too many house rulesets saved from this address: at most {count} in {minutes} minutes.": "an hour",
+    "Too many tables drawn for this club's maker: at most {count} in {minutes} minutes.": "minutes",
 }
 PLURAL_NOUN_AFTER_ONE = (
     r"\b1 (cards|gaps|wilds|buys|points|melds|jokers|minutes|kaarten|gaten|wilde kaarten|aankopen|punten|meldingen"
