@@ -37,10 +37,11 @@ class Shapes:
     @property
     def limits(self) -> bool:
         """Whether a read meld is checked further (naturals, distinct suits): not in the built-ins."""
-        return self.books.distinct_suits or self.naturals != NaturalPolicy()
+        return self is not PLAIN and (self.books.distinct_suits or self.naturals != _PLAIN_NATURALS)
 
 
 PLAIN = Shapes()
+_PLAIN_NATURALS = NaturalPolicy()
 PLAIN_WILDS = WildPolicy()
 
 
@@ -61,7 +62,20 @@ class Wilds:
 
     @classmethod
     def of(cls, rules: Rules, number: int) -> Wilds:
-        """What is wild in round ``number`` of ``rules``, and what its melds ask."""
+        """What is wild in round ``number`` of ``rules``, and what its melds ask (kept per ruleset
+        and round: every check asks, and comparing the knobs with their defaults is not free)."""
+        key = (id(rules), number)
+        known = _WILDS.get(key)
+        if known is not None and known[0] is rules:
+            return known[1]
+        if len(_WILDS) >= _WILDS_KEPT:
+            _WILDS.clear()
+        wilds = cls._of(rules, number)
+        _WILDS[key] = (rules, wilds)
+        return wilds
+
+    @classmethod
+    def _of(cls, rules: Rules, number: int) -> Wilds:
         rank = rules.wild_rank(number)
         knobs = rules.wilds
         shapes = Shapes(rules.books, rules.runs, rules.naturals)
@@ -71,7 +85,8 @@ class Wilds:
         return cls(rank, every, knobs.natural, knobs.jokers, PLAIN if shapes == PLAIN else shapes)
 
     def __call__(self, card: Card) -> bool:
-        return card.is_joker or card.rank == self.rank or card.rank in self.every
+        rank = card.rank  # a joker's is None (``Card.is_joker``, inlined: every card read asks this)
+        return rank is None or rank == self.rank or rank in self.every
 
     @property
     def ranks(self) -> tuple[int, ...]:
@@ -93,6 +108,11 @@ class Wilds:
         if not self.jokers:
             return _("{ranks} are wild").format(ranks=plural)
         return _("jokers, {ranks} are wild").format(ranks=plural)
+
+
+# Wilds.of per (ruleset, round); the ruleset is kept beside its id so that a reused id is not mistaken.
+_WILDS: dict[tuple[int, int], tuple[Rules, Wilds]] = {}
+_WILDS_KEPT = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,9 +513,19 @@ def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
     """Every limit of the table a read meld breaks: distinct suits in a book, the natural cards
     a meld holds, wilds outnumbering naturals, two wilds side by side in a run. Adjacency is a
     run's matter only: a book's cards have no order."""
-    meld = f"{reading.describe()} ({reading})"
     wild = reading.wilds
     naturals = len(reading.cards) - len(wild)
+    policy = shapes.naturals
+    if not shapes.books.distinct_suits or reading.kind is not Kind.BOOK:
+        # the common case, a meld that keeps every limit: no words are made for it
+        adjacent = reading.kind is Kind.RUN and not policy.adjacent_wilds
+        if (
+            naturals >= policy.per_meld
+            and not (policy.not_more_wilds and len(wild) > naturals)
+            and not (adjacent and any(a.wild and b.wild for a, b in pairwise(reading.cards)))
+        ):
+            return []
+    meld = f"{reading.describe()} ({reading})"
     said = " ".join(str(p) for p in wild)
     reasons: list[str] = []
     if reading.kind is Kind.BOOK and shapes.books.distinct_suits:
@@ -504,7 +534,6 @@ def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
             twice = format_cards(p.card for p in reading.cards if not p.wild and p.card.suit is suit)
             message = _("{meld} holds {suit} more than once ({cards}); here a book holds each suit once at most")
             reasons.append(message.format(meld=meld, suit=suit.noun, cards=twice))
-    policy = shapes.naturals
     if naturals < policy.per_meld:
         message = ngettext(
             "{meld} holds {n} natural card beside the wilds {wilds}; here a meld holds at least {least}",
