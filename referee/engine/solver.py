@@ -500,16 +500,14 @@ def solve_open(
                 )
             ],
         )
-    accept, limits = None, None
-    if _house(rules, number):
-        limits = _limits(rules, number, wild_cards)
+    limits = _limits(rules, number, wild_cards) if _house(rules, number) else None
 
-        def accept(windows: list[Window], plan: _Plan) -> bool:
-            melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
-            return check_layout(rules, number, melds, final=False, players=players, buys=buys).legal
+    def accept(windows: list[Window], plan: _Plan) -> bool:
+        melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
+        return check_layout(rules, number, melds, final=False, players=players, buys=buys).legal
 
-    try:
-        search = _Search(
+    def search(checked: bool) -> tuple[list[Window], _Plan] | None:
+        shape = _Search(
             naturals,
             len(wild_cards),
             books,
@@ -518,13 +516,34 @@ def solve_open(
             rules.runs_may_join,
             rules.runs.ace,
             rules.books.distinct_suits,
-            accept,
+            accept if checked else None,
             limits,
         )
-        found = _open_search(search, steps if steps is not None else Steps())
+        return _open_search(shape, budget)
+
+    def lay(found: tuple[list[Window], _Plan]) -> tuple[list[Card], Verdict]:
+        windows, plan = found
+        melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
+        unused = _remove(hand, [p.card for m in melds for p in m])
+        if not rules.exact_opening:
+            melds, unused = _extend(rules, number, melds, unused)
+        return unused, check_layout(rules, number, melds, final=False, players=players, buys=buys)
+
+    budget = steps if steps is not None else Steps()
+    # Under the naturals limits the search decides by counts, so the first layout found passes but
+    # where books of distinct suits or wild-rank cards in their own places (one counted by two
+    # windows) were the obstacle: books of distinct suits ask the checker as the search goes, and
+    # a layout the checker refuses sends the search round again, asking it of each candidate.
+    checked = limits is not None and rules.books.distinct_suits
+    try:
+        found = search(checked)
+        laid = lay(found) if found is not None else None
+        if laid is not None and not laid[1].legal and limits is not None and not checked:
+            found = search(True)
+            laid = lay(found) if found is not None else None
     except TooManyWays:
         return _too_many(Action.OPEN)
-    if found is None:
+    if laid is None:
         return _illegal(
             Action.OPEN,
             [
@@ -533,12 +552,7 @@ def solve_open(
                 )
             ],
         )
-    windows, plan = found
-    melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
-    unused = _remove(hand, [p.card for m in melds for p in m])
-    if not rules.exact_opening:
-        melds, unused = _extend(rules, number, melds, unused)
-    verdict = check_layout(rules, number, melds, final=False, players=players, buys=buys)
+    unused, verdict = laid
     assert verdict.legal, f"solver produced an illegal opening: {verdict.reasons}"
     return Verdict(
         verdict.action,
