@@ -14,11 +14,13 @@ limits before it builds anything: a window is tried only if the naturals it can 
 the wild-rank cards that would stand in their own places) keep them, which places of it are
 natural deciding adjacency; the books' ranks are chosen so that each book holds the naturals
 the limits ask (two books may share a rank, each taking fewer than it could), the fewest
-wilds over every choice. Wilds are then interchangeable again for the limits, bar two cases
-the checker settles: one wild-rank card counted in its own place by two windows, and a
-wild-rank card standing for itself in a book of distinct suits. The layout found is still
-handed to the checker, and the search goes on while it refuses, so a layout it returns
-always passes. Books of distinct suits without naturals limits keep the greedy choice of
+wilds over every choice; a wild-rank card in its own place is counted by one window only,
+as the layout is built. Wilds are then interchangeable again for the limits, bar what the
+checker settles: a wild-rank card standing for itself in a book (never counted as a natural
+there, so a book of the wild rank is not planned). The layout found is handed
+to the checker; if it refuses, the search goes round again handing it every candidate and
+going on while it refuses (books of distinct suits do so from the start), so a layout it
+returns always passes. Books of distinct suits without naturals limits keep the greedy choice of
 ranks and may miss a layout where that choice was the obstacle. The go-out search tries
 every split of lengths and suits but covers each suit one way only, and never places a run
 round the corner (K-A-2): under ``AceMode.AROUND`` and under those limits it may answer
@@ -109,13 +111,13 @@ class _Search:
 class _Limits:
     """What a meld must hold besides wilds (``NaturalPolicy``), as the search applies it: a window
     or a book that breaks it is never tried. ``own``: the cards of a wild rank the hand holds that
-    may stand for themselves; a window counts their places as natural (optimistic: one such card
-    may be counted by two windows; the checker's word on the layout settles it)."""
+    may stand for themselves, how many of each; a window counts their places as natural, and the
+    search takes each such card once, window by window, as ``_build`` places them."""
 
     per_meld: int
     not_more: bool
     adjacent: bool
-    own: frozenset[tuple[int, Suit]] = frozenset()
+    own: Counter[tuple[int, Suit]] = field(default_factory=Counter)
 
     @property
     def active(self) -> bool:
@@ -125,12 +127,12 @@ class _Limits:
         """The fewest naturals a meld of ``length`` cards holds."""
         return max(self.per_meld, (length + 1) // 2 if self.not_more else 0)
 
-    def window_ok(self, pool: Counter[tuple[int, Suit]], window: Window) -> bool:
-        """Whether the window's naturals (the pool's, or a wild-rank card in its own place) keep the limits."""
-        get, own = pool.get, self.own
+    def window_ok(self, pool: Counter[tuple[int, Suit]], window: Window, own: Counter[tuple[int, Suit]]) -> bool:
+        """Whether the window's naturals (the pool's, or a wild-rank card left in its own place) keep the limits."""
+        get, mine = pool.get, own.get
         naturals, wild_before = 0, False
         for ident in _positions(window):
-            if get(ident, 0) > 0 or ident in own:
+            if get(ident, 0) > 0 or mine(ident, 0) > 0:
                 naturals += 1
                 wild_before = False
             elif wild_before and not self.adjacent:
@@ -139,13 +141,17 @@ class _Limits:
                 wild_before = True
         return naturals >= self.least(window[2] - window[1] + 1)
 
-    def own_in(self, window: Window, pool: Counter[tuple[int, Suit]]) -> tuple[tuple[int, Suit], ...]:
+    @staticmethod
+    def own_in(
+        window: Window, pool: Counter[tuple[int, Suit]], own: Counter[tuple[int, Suit]]
+    ) -> tuple[tuple[int, Suit], ...]:
         """The places of the window only a wild-rank card in its own place fills as a natural."""
-        return tuple(i for i in _positions(window) if i in self.own and pool.get(i, 0) <= 0)
+        return tuple(i for i in _positions(window) if own.get(i, 0) > 0 and pool.get(i, 0) <= 0)
 
 
-# A plan for the books: each book's rank, and how many naturals it takes (None: as many as it can).
-_Plan = tuple[list[int], list[int] | None]
+# A plan for the books: each book's rank, and the suits of the naturals it takes (None: as many
+# as it can, as ``_build`` finds them).
+_Plan = tuple[list[int], list[list[Suit]] | None]
 
 
 @cache
@@ -236,19 +242,18 @@ def _limited_books(
 
 def _share(
     suits_of: dict[int, Counter[Suit]], books: list[Component], need: list[int], ranks: list[int], distinct: bool
-) -> tuple[int, list[int]] | None:
-    """How many naturals each book takes when these are their ranks: each its least first, then
-    as many more as are left; None where the rank's cards do not go round."""
+) -> tuple[int, list[list[Suit]]] | None:
+    """The naturals each book takes (their suits) when these are their ranks: each its least
+    first, then as many more as are left; None where the rank's cards do not go round."""
     left = {rank: Counter(suits_of[rank]) for rank in set(ranks)}
-    takes = [0] * len(books)
-    suits_in: list[set[Suit]] = [set() for _ in books]
+    takes: list[list[Suit]] = [[] for _ in books]
 
     def give(i: int, upto: int) -> None:
         counts = left[ranks[i]]
-        while takes[i] < upto:
+        while len(takes[i]) < upto:
             if distinct:
                 suit = max(
-                    (s for s, c in counts.items() if c > 0 and s not in suits_in[i]),
+                    (s for s, c in counts.items() if c > 0 and s not in takes[i]),
                     key=lambda s: counts[s],
                     default=None,
                 )
@@ -257,16 +262,15 @@ def _share(
             if suit is None:
                 return
             counts[suit] -= 1
-            suits_in[i].add(suit)
-            takes[i] += 1
+            takes[i].append(suit)
 
     for i in sorted(range(len(books)), key=lambda i: -need[i]):
         give(i, need[i])
-        if takes[i] < need[i]:
+        if len(takes[i]) < need[i]:
             return None
     for i, book in enumerate(books):
         give(i, book.length)
-    return sum(b.length for b in books) - sum(takes), takes
+    return sum(b.length for b in books) - sum(map(len, takes)), takes
 
 
 def _distinct_book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -> tuple[int, list[int]]:
@@ -312,14 +316,19 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
             _deficit(s.naturals, w)
             for ln in lengths
             for w in _windows(ln, s.ace)
-            if limits is None or not limits.active or limits.window_ok(s.naturals, w)
+            if limits is None or not limits.active or limits.window_ok(s.naturals, w, limits.own)
         ]
         if not deficits:
             return None  # no window for this run keeps the limits
         run_floor.append(min(deficits))
 
     def dfs(
-        i: int, pool: Counter[tuple[int, Suit]], spent: int, chosen: list[Window], min_index: int
+        i: int,
+        pool: Counter[tuple[int, Suit]],
+        spent: int,
+        chosen: list[Window],
+        min_index: int,
+        own: Counter[tuple[int, Suit]],
     ) -> tuple[list[Window], _Plan] | None:
         if i == len(s.runs):
             planned = _book_plan(pool, s.books, s.distinct, limits)
@@ -332,7 +341,7 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
             return list(chosen), planned[1]
         budget = s.wilds - spent - book_floor - sum(run_floor[i + 1 :])
         same_as_before = i > 0 and s.runs[i] == s.runs[i - 1]
-        candidates: list[tuple[int, int, Window]] = []
+        candidates: list[tuple[int, int, Window, tuple[tuple[int, Suit], ...]]] = []
         seen: set[tuple[tuple[tuple[int, Suit], ...], int, tuple[tuple[int, Suit], ...]]] = set()
         windows = [w for ln in s.run_lengths[i] for w in _windows(ln, s.ace)]
         steps.take(len(windows))
@@ -347,26 +356,30 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
             deficit = _deficit(pool, window)
             if deficit > budget:
                 continue
-            if limits is not None and limits.active and not limits.window_ok(pool, window):
+            if limits is not None and limits.active and not limits.window_ok(pool, window, own):
                 continue
+            mine = _Limits.own_in(window, pool, own) if own else ()
             if s.joins_allowed:
                 # Windows taking the same naturals, of one length, are alike for what follows
                 # (under limits: once both keep them, and fill the same own places).
-                own = limits.own_in(window, pool) if limits is not None else ()
-                key = (tuple(ident for ident in _positions(window) if pool[ident] > 0), window[2] - window[1], own)
+                key = (tuple(ident for ident in _positions(window) if pool[ident] > 0), window[2] - window[1], mine)
                 if key in seen:
                     continue
                 seen.add(key)
-            candidates.append((deficit, index, window))
-        for deficit, index, window in sorted(candidates):
+            candidates.append((deficit, index, window, mine))
+        for deficit, index, window, mine in sorted(candidates):
             rest = pool.copy()
             _take(rest, window)
-            found = dfs(i + 1, rest, spent + deficit, [*chosen, window], index)
+            rest_own = own
+            if mine:
+                rest_own = own.copy()
+                rest_own.subtract(mine)
+            found = dfs(i + 1, rest, spent + deficit, [*chosen, window], index, rest_own)
             if found is not None:
                 return found
         return None
 
-    return dfs(0, s.naturals.copy(), 0, [], 0)
+    return dfs(0, s.naturals.copy(), 0, [], 0, limits.own if limits is not None else Counter())
 
 
 def _deficit(pool: Counter[tuple[int, Suit]], window: Window) -> int:
@@ -429,12 +442,12 @@ def _build(
     book_slots: list[list[Played | None]] = []
     for b, (book, rank) in enumerate(zip(books, book_ranks, strict=True)):
         slots = []
+        planned = takes[b] if takes is not None else None
         for place in range(book.length):
-            card = (
-                None
-                if takes is not None and place >= takes[b]
-                else pull(None, rank, [p.card for p in slots if p is not None])
-            )
+            if planned is None:
+                card = pull(None, rank, [p.card for p in slots if p is not None])
+            else:
+                card = pull((rank, planned[place])) if place < len(planned) else None
             slots.append(Played(card) if card is not None else None)
         book_slots.append(slots)
     # A card of the wild rank fills its own place as itself before anything else does.
@@ -572,7 +585,7 @@ def _house(rules: Rules, number: int) -> bool:
 def _limits(rules: Rules, number: int, wild_cards: Sequence[Card]) -> _Limits:
     """The table's naturals limits for the search, with the wild-rank cards that may stand as themselves."""
     policy = rules.naturals
-    own = frozenset(
+    own = Counter(
         (c.rank, c.suit) for c in wild_cards if rules.wilds.natural and c.rank is not None and c.suit is not None
     )
     return _Limits(policy.per_meld, policy.not_more_wilds, policy.adjacent_wilds, own)

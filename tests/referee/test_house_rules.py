@@ -96,6 +96,15 @@ def test_two_books_share_a_rank_so_each_keeps_the_naturals_the_limits_ask(natura
     assert sorted(str(m.reading) for m in verdict.melds) == ["7C 7D JK=7", "7H 7S JK=7"]
 
 
+def test_books_of_distinct_suits_sharing_a_rank_are_laid_with_the_suits_planned():
+    # Four queens (two of spades) for two books of distinct suits: each book takes a spade.
+    rules = house(books={"suits": "distinct"}, wilds={"ranks": ["2"]}, naturals={"per_meld": 1, "wilds": "not_more"})
+    verdict = solve_open(rules, 4, parse_cards("AD QH QC 2C 9S QS 10C 10D QS JK JK"))
+    assert verdict.legal
+    queens = [m.reading for m in verdict.melds if m.reading.rank == 12]
+    assert len(queens) == 2 and all(len({p.card.suit for p in r.cards if not p.wild}) == 2 for r in queens)
+
+
 def test_a_run_window_that_breaks_the_limits_is_passed_over_for_one_that_keeps_them():
     rules = house(naturals={"per_meld": 1, "wilds": "not_more", "adjacent_wilds": False})
     verdict = solve_open(rules, 2, parse_cards("7C 7D 7H 5H 8H 10S JK JK QD"))
