@@ -207,18 +207,17 @@ def _limited_books(
     """The fewest wilds over every choice of ranks for the books where each holds the naturals
     the limits ask; books may share a rank, each taking fewer than it could so the other keeps
     its share. Of distinct suits, a book takes one card of a suit."""
+    need = [limits.least(b.length) for b in books]
+    if len(books) == 1:
+        return _one_book(naturals, books[0].length, need[0], distinct)
     suits_of: dict[int, Counter[Suit]] = {}
     for (rank, suit), count in naturals.items():
         if count > 0:
             suits_of.setdefault(rank, Counter())[suit] += count
-    need = [limits.least(b.length) for b in books]
-
-    def held(rank: int) -> int:
-        counts = suits_of[rank]
-        return sum(1 for c in counts.values() if c > 0) if distinct else sum(counts.values())
-
+    # the naturals of a rank one book could take (of distinct suits: one a suit)
+    held = {rank: len(counts) if distinct else sum(counts.values()) for rank, counts in suits_of.items()}
     # Higher ranks first, as the greedy choice goes (dearer cards laid down on a tie).
-    options = [[r for r in sorted(suits_of, reverse=True) if held(r) >= least] for least in need]
+    options = [[r for r in sorted(suits_of, reverse=True) if held[r] >= least] for least in need]
     best: tuple[int, _Plan] | None = None
 
     def choose(i: int, ranks: list[int]) -> None:
@@ -238,6 +237,23 @@ def _limited_books(
 
     choose(0, [])
     return best
+
+
+def _one_book(naturals: Counter[tuple[int, Suit]], length: int, least: int, distinct: bool) -> tuple[int, _Plan] | None:
+    """One book: the rank it takes most naturals of (the higher on a tie, as the greedy goes)."""
+    suits_of: dict[int, list[Suit]] = {}
+    for (rank, suit), count in naturals.items():
+        if count > 0:
+            suits_of.setdefault(rank, []).extend([suit] if distinct else [suit] * count)
+    best: tuple[int, int] | None = None
+    for rank, suits in suits_of.items():
+        took = min(length, len(suits))
+        if len(suits) >= least and (best is None or (took, rank) > best):
+            best = took, rank
+    if best is None:
+        return None
+    took, rank = best
+    return length - took, ([rank], [suits_of[rank][:took]])
 
 
 def _share(
@@ -310,8 +326,8 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
     if books_first is None:
         return None  # no books keep the limits even with every natural of the hand
     book_floor = books_first[0]
-    run_floor = []
-    for lengths in s.run_lengths:
+    run_floor = [0]  # the wilds each later run needs at least: the first run's is never asked
+    for lengths in s.run_lengths[1:]:
         deficits = [
             _deficit(s.naturals, w)
             for ln in lengths
@@ -356,7 +372,12 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
             deficit = _deficit(pool, window)
             if deficit > budget:
                 continue
-            if limits is not None and limits.active and not limits.window_ok(pool, window, own):
+            if (
+                limits is not None
+                and limits.active
+                and (deficit or limits.per_meld > window[2] - window[1] + 1)
+                and not limits.window_ok(pool, window, own)
+            ):
                 continue
             mine = _Limits.own_in(window, pool, own) if own else ()
             if s.joins_allowed:
