@@ -33,15 +33,16 @@ class Shapes:
     books: BookPolicy = field(default_factory=BookPolicy)
     runs: RunPolicy = field(default_factory=RunPolicy)
     naturals: NaturalPolicy = field(default_factory=NaturalPolicy)
+    # Whether a read meld is checked further (naturals, distinct suits): not in the built-ins.
+    # Decided once: every reading of every meld asks.
+    limits: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def limits(self) -> bool:
-        """Whether a read meld is checked further (naturals, distinct suits): not in the built-ins."""
-        return self is not PLAIN and (self.books.distinct_suits or self.naturals != _PLAIN_NATURALS)
+    def __post_init__(self) -> None:
+        limited = self.books.distinct_suits or self.naturals != NaturalPolicy()
+        object.__setattr__(self, "limits", limited)
 
 
 PLAIN = Shapes()
-_PLAIN_NATURALS = NaturalPolicy()
 PLAIN_WILDS = WildPolicy()
 
 
@@ -419,8 +420,19 @@ def _run_readings(cards: Sequence[Played], fixed: list[bool], wilds: Wilds | Non
     ranks = [c.rank for c in natural if c.rank not in (None, ACE)]
     first = max(1, max(ranks, default=1) - n + 1)
     last = min(min(ranks, default=HIGH_ACE), HIGH_ACE - n + 1)
+    starts: Sequence[int]
     if runs.ace is AceMode.EITHER:
-        starts: Sequence[int] = range(first, last + 1)
+        starts = range(first, last + 1)
+    elif runs.ace is AceMode.AROUND:
+        starts = range(first, last + 1)  # as run_starts: the plain starts, then those round the corner
+        # A window round the corner (K-A-2) holds each natural at its rank or 13 past it: each rank
+        # is high (from the window's start) or low (to its end, past the ace).
+        if not ranks or min(ranks) >= HIGH_ACE + 2 - n or min(ranks) <= n - 1:
+            corner = [
+                s for s in range(max(2, HIGH_ACE + 2 - n), 14) if all(r >= s or r + 13 <= s + n - 1 for r in ranks)
+            ]
+            if corner:
+                starts = [*starts, *corner]
     else:
         starts = run_starts(n, runs.ace, first, last)
     readings: list[Reading] = []
@@ -498,6 +510,12 @@ def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Readin
 
 def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[str]]:
     """The readings the table's limits allow; where none is, why (for the first three readings)."""
+    shapes = wilds.shapes
+    for reading in readings:
+        if not _keeps(reading, shapes):
+            break
+    else:
+        return readings, []  # the common case: no words are made
     kept: list[Reading] = []
     why: list[str] = []
     for index, reading in enumerate(readings):
@@ -507,6 +525,21 @@ def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[
         elif index < 3:
             why += [w for w in found if w not in why]
     return kept, ([] if kept else why)
+
+
+def _keeps(reading: Reading, shapes: Shapes) -> bool:
+    """Whether a read meld keeps the naturals limits (distinct suits: asked of ``limit_reasons``)."""
+    if shapes.books.distinct_suits and reading.kind is Kind.BOOK:
+        return not limit_reasons(reading, shapes)
+    policy = shapes.naturals
+    cards = reading.cards
+    wild = sum(1 for p in cards if p.wild)
+    naturals = len(cards) - wild
+    if naturals < policy.per_meld or (policy.not_more_wilds and wild > naturals):
+        return False
+    if reading.kind is Kind.RUN and wild > 1 and not policy.adjacent_wilds:
+        return not any(a.wild and b.wild for a, b in pairwise(cards))
+    return True
 
 
 def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
