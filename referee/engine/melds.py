@@ -33,11 +33,13 @@ class Shapes:
     books: BookPolicy = field(default_factory=BookPolicy)
     runs: RunPolicy = field(default_factory=RunPolicy)
     naturals: NaturalPolicy = field(default_factory=NaturalPolicy)
+    # Whether a read meld is checked further (naturals, distinct suits): not in the built-ins.
+    # Decided once: every reading of every meld asks.
+    limits: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def limits(self) -> bool:
-        """Whether a read meld is checked further (naturals, distinct suits): not in the built-ins."""
-        return self.books.distinct_suits or self.naturals != NaturalPolicy()
+    def __post_init__(self) -> None:
+        limited = self.books.distinct_suits or self.naturals != NaturalPolicy()
+        object.__setattr__(self, "limits", limited)
 
 
 PLAIN = Shapes()
@@ -61,7 +63,20 @@ class Wilds:
 
     @classmethod
     def of(cls, rules: Rules, number: int) -> Wilds:
-        """What is wild in round ``number`` of ``rules``, and what its melds ask."""
+        """What is wild in round ``number`` of ``rules``, and what its melds ask (kept per ruleset
+        and round: every check asks, and comparing the knobs with their defaults is not free)."""
+        key = (id(rules), number)
+        known = _WILDS.get(key)
+        if known is not None and known[0] is rules:
+            return known[1]
+        if len(_WILDS) >= _WILDS_KEPT:
+            _WILDS.clear()
+        wilds = cls._of(rules, number)
+        _WILDS[key] = (rules, wilds)
+        return wilds
+
+    @classmethod
+    def _of(cls, rules: Rules, number: int) -> Wilds:
         rank = rules.wild_rank(number)
         knobs = rules.wilds
         shapes = Shapes(rules.books, rules.runs, rules.naturals)
@@ -71,7 +86,8 @@ class Wilds:
         return cls(rank, every, knobs.natural, knobs.jokers, PLAIN if shapes == PLAIN else shapes)
 
     def __call__(self, card: Card) -> bool:
-        return card.is_joker or card.rank == self.rank or card.rank in self.every
+        rank = card.rank  # a joker's is None (``Card.is_joker``, inlined: every card read asks this)
+        return rank is None or rank == self.rank or rank in self.every
 
     @property
     def ranks(self) -> tuple[int, ...]:
@@ -93,6 +109,11 @@ class Wilds:
         if not self.jokers:
             return _("{ranks} are wild").format(ranks=plural)
         return _("jokers, {ranks} are wild").format(ranks=plural)
+
+
+# Wilds.of per (ruleset, round); the ruleset is kept beside its id so that a reused id is not mistaken.
+_WILDS: dict[tuple[int, int], tuple[Rules, Wilds]] = {}
+_WILDS_KEPT = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,8 +420,19 @@ def _run_readings(cards: Sequence[Played], fixed: list[bool], wilds: Wilds | Non
     ranks = [c.rank for c in natural if c.rank not in (None, ACE)]
     first = max(1, max(ranks, default=1) - n + 1)
     last = min(min(ranks, default=HIGH_ACE), HIGH_ACE - n + 1)
+    starts: Sequence[int]
     if runs.ace is AceMode.EITHER:
-        starts: Sequence[int] = range(first, last + 1)
+        starts = range(first, last + 1)
+    elif runs.ace is AceMode.AROUND:
+        starts = range(first, last + 1)  # as run_starts: the plain starts, then those round the corner
+        # A window round the corner (K-A-2) holds each natural at its rank or 13 past it: each rank
+        # is high (from the window's start) or low (to its end, past the ace).
+        if not ranks or min(ranks) >= HIGH_ACE + 2 - n or min(ranks) <= n - 1:
+            corner = [
+                s for s in range(max(2, HIGH_ACE + 2 - n), 14) if all(r >= s or r + 13 <= s + n - 1 for r in ranks)
+            ]
+            if corner:
+                starts = [*starts, *corner]
     else:
         starts = run_starts(n, runs.ace, first, last)
     readings: list[Reading] = []
@@ -478,6 +510,12 @@ def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Readin
 
 def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[str]]:
     """The readings the table's limits allow; where none is, why (for the first three readings)."""
+    shapes = wilds.shapes
+    for reading in readings:
+        if not _keeps(reading, shapes):
+            break
+    else:
+        return readings, []  # the common case: no words are made
     kept: list[Reading] = []
     why: list[str] = []
     for index, reading in enumerate(readings):
@@ -489,13 +527,38 @@ def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[
     return kept, ([] if kept else why)
 
 
+def _keeps(reading: Reading, shapes: Shapes) -> bool:
+    """Whether a read meld keeps the naturals limits (distinct suits: asked of ``limit_reasons``)."""
+    if shapes.books.distinct_suits and reading.kind is Kind.BOOK:
+        return not limit_reasons(reading, shapes)
+    policy = shapes.naturals
+    cards = reading.cards
+    wild = sum(1 for p in cards if p.wild)
+    naturals = len(cards) - wild
+    if naturals < policy.per_meld or (policy.not_more_wilds and wild > naturals):
+        return False
+    if reading.kind is Kind.RUN and wild > 1 and not policy.adjacent_wilds:
+        return not any(a.wild and b.wild for a, b in pairwise(cards))
+    return True
+
+
 def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
     """Every limit of the table a read meld breaks: distinct suits in a book, the natural cards
     a meld holds, wilds outnumbering naturals, two wilds side by side in a run. Adjacency is a
     run's matter only: a book's cards have no order."""
-    meld = f"{reading.describe()} ({reading})"
     wild = reading.wilds
     naturals = len(reading.cards) - len(wild)
+    policy = shapes.naturals
+    if not shapes.books.distinct_suits or reading.kind is not Kind.BOOK:
+        # the common case, a meld that keeps every limit: no words are made for it
+        adjacent = reading.kind is Kind.RUN and not policy.adjacent_wilds
+        if (
+            naturals >= policy.per_meld
+            and not (policy.not_more_wilds and len(wild) > naturals)
+            and not (adjacent and any(a.wild and b.wild for a, b in pairwise(reading.cards)))
+        ):
+            return []
+    meld = f"{reading.describe()} ({reading})"
     said = " ".join(str(p) for p in wild)
     reasons: list[str] = []
     if reading.kind is Kind.BOOK and shapes.books.distinct_suits:
@@ -504,7 +567,6 @@ def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
             twice = format_cards(p.card for p in reading.cards if not p.wild and p.card.suit is suit)
             message = _("{meld} holds {suit} more than once ({cards}); here a book holds each suit once at most")
             reasons.append(message.format(meld=meld, suit=suit.noun, cards=twice))
-    policy = shapes.naturals
     if naturals < policy.per_meld:
         message = ngettext(
             "{meld} holds {n} natural card beside the wilds {wilds}; here a meld holds at least {least}",

@@ -9,14 +9,22 @@ Every layout found is handed to the checker before it is returned.
 House rules (a ruleset read from a document): the runs' places follow the ace mode and
 the runs' and books' least sizes, so the search stays exact for those knobs; books of
 distinct suits take one card of a suit each. Where the table limits wilds (naturals per
-meld, no more wilds than naturals, no two wilds side by side) or books of distinct suits,
-or a card of a wild rank may not stand for itself, wilds are no longer interchangeable:
-the opening search then hands every candidate layout to the checker and goes on while
-the checker refuses, so a layout it returns always passes, but it may miss one where the
-books' greedy choice of ranks and suits was the obstacle (another choice of ranks would
-have kept its naturals). The go-out search tries every split of lengths and suits but
-covers each suit one way only, and never places a run round the corner (K-A-2): under
-``AceMode.AROUND`` and under those limits it may answer "cannot" for a hand that can.
+meld, no more wilds than naturals, no two wilds side by side), the search prunes by the
+limits before it builds anything: a window is tried only if the naturals it can take (and
+the wild-rank cards that would stand in their own places) keep them, which places of it are
+natural deciding adjacency; the books' ranks are chosen so that each book holds the naturals
+the limits ask (two books may share a rank, each taking fewer than it could), the fewest
+wilds over every choice; a wild-rank card in its own place is counted by one window only,
+as the layout is built. Wilds are then interchangeable again for the limits, bar what the
+checker settles: a wild-rank card standing for itself in a book (never counted as a natural
+there, so a book of the wild rank is not planned). The layout found is handed
+to the checker; if it refuses, the search goes round again handing it every candidate and
+going on while it refuses (books of distinct suits do so from the start), so a layout it
+returns always passes. Books of distinct suits without naturals limits keep the greedy choice of
+ranks and may miss a layout where that choice was the obstacle. The go-out search tries
+every split of lengths and suits but covers each suit one way only, and never places a run
+round the corner (K-A-2): under ``AceMode.AROUND`` and under those limits it may answer
+"cannot" for a hand that can.
 """
 
 from __future__ import annotations
@@ -95,7 +103,55 @@ class _Search:
     ace: AceMode = AceMode.EITHER
     distinct: bool = False  # books of distinct suits
     # House rules that break the interchangeability of wilds: the checker's word on a candidate.
-    accept: Callable[[list[Window], list[int]], bool] | None = None
+    accept: Callable[[list[Window], _Plan], bool] | None = None
+    limits: _Limits | None = None  # the table's naturals limits, applied to each window and book
+
+
+@dataclass(frozen=True, slots=True)
+class _Limits:
+    """What a meld must hold besides wilds (``NaturalPolicy``), as the search applies it: a window
+    or a book that breaks it is never tried. ``own``: the cards of a wild rank the hand holds that
+    may stand for themselves, how many of each; a window counts their places as natural, and the
+    search takes each such card once, window by window, as ``_build`` places them."""
+
+    per_meld: int
+    not_more: bool
+    adjacent: bool
+    own: Counter[tuple[int, Suit]] = field(default_factory=Counter)
+
+    @property
+    def active(self) -> bool:
+        return self.per_meld > 0 or self.not_more or not self.adjacent
+
+    def least(self, length: int) -> int:
+        """The fewest naturals a meld of ``length`` cards holds."""
+        return max(self.per_meld, (length + 1) // 2 if self.not_more else 0)
+
+    def window_ok(self, pool: Counter[tuple[int, Suit]], window: Window, own: Counter[tuple[int, Suit]]) -> bool:
+        """Whether the window's naturals (the pool's, or a wild-rank card left in its own place) keep the limits."""
+        get, mine = pool.get, own.get
+        naturals, wild_before = 0, False
+        for ident in _positions(window):
+            if get(ident, 0) > 0 or mine(ident, 0) > 0:
+                naturals += 1
+                wild_before = False
+            elif wild_before and not self.adjacent:
+                return False
+            else:
+                wild_before = True
+        return naturals >= self.least(window[2] - window[1] + 1)
+
+    @staticmethod
+    def own_in(
+        window: Window, pool: Counter[tuple[int, Suit]], own: Counter[tuple[int, Suit]]
+    ) -> tuple[tuple[int, Suit], ...]:
+        """The places of the window only a wild-rank card in its own place fills as a natural."""
+        return tuple(i for i in _positions(window) if own.get(i, 0) > 0 and pool.get(i, 0) <= 0)
+
+
+# A plan for the books: each book's rank, and the suits of the naturals it takes (None: as many
+# as it can, as ``_build`` finds them).
+_Plan = tuple[list[int], list[list[Suit]] | None]
 
 
 @cache
@@ -135,6 +191,104 @@ def _book_deficit(
     return deficit, ranks
 
 
+def _book_plan(
+    naturals: Counter[tuple[int, Suit]], books: list[Component], distinct: bool, limits: _Limits | None
+) -> tuple[int, _Plan] | None:
+    """The wilds the books need and their plan; None where no choice of ranks keeps the limits."""
+    if limits is None or not books or not any(limits.least(b.length) for b in books):
+        deficit, ranks = _book_deficit(naturals, books, distinct)
+        return deficit, (ranks, None)
+    return _limited_books(naturals, books, distinct, limits)
+
+
+def _limited_books(
+    naturals: Counter[tuple[int, Suit]], books: list[Component], distinct: bool, limits: _Limits
+) -> tuple[int, _Plan] | None:
+    """The fewest wilds over every choice of ranks for the books where each holds the naturals
+    the limits ask; books may share a rank, each taking fewer than it could so the other keeps
+    its share. Of distinct suits, a book takes one card of a suit."""
+    need = [limits.least(b.length) for b in books]
+    if len(books) == 1:
+        return _one_book(naturals, books[0].length, need[0], distinct)
+    suits_of: dict[int, Counter[Suit]] = {}
+    for (rank, suit), count in naturals.items():
+        if count > 0:
+            suits_of.setdefault(rank, Counter())[suit] += count
+    # the naturals of a rank one book could take (of distinct suits: one a suit)
+    held = {rank: len(counts) if distinct else sum(counts.values()) for rank, counts in suits_of.items()}
+    # Higher ranks first, as the greedy choice goes (dearer cards laid down on a tie).
+    options = [[r for r in sorted(suits_of, reverse=True) if held[r] >= least] for least in need]
+    best: tuple[int, _Plan] | None = None
+
+    def choose(i: int, ranks: list[int]) -> None:
+        nonlocal best
+        if i == len(books):
+            plan = _share(suits_of, books, need, ranks, distinct)
+            if plan is not None and (best is None or plan[0] < best[0]):
+                best = plan[0], (list(ranks), plan[1])
+            return
+        same = i > 0 and books[i] == books[i - 1]
+        for rank in options[i]:
+            if same and rank > ranks[-1]:
+                continue  # alike books: each choice of ranks once, in order
+            choose(i + 1, [*ranks, rank])
+            if best is not None and best[0] == 0:
+                return
+
+    choose(0, [])
+    return best
+
+
+def _one_book(naturals: Counter[tuple[int, Suit]], length: int, least: int, distinct: bool) -> tuple[int, _Plan] | None:
+    """One book: the rank it takes most naturals of (the higher on a tie, as the greedy goes)."""
+    suits_of: dict[int, list[Suit]] = {}
+    for (rank, suit), count in naturals.items():
+        if count > 0:
+            suits_of.setdefault(rank, []).extend([suit] if distinct else [suit] * count)
+    best: tuple[int, int] | None = None
+    for rank, suits in suits_of.items():
+        took = min(length, len(suits))
+        if len(suits) >= least and (best is None or (took, rank) > best):
+            best = took, rank
+    if best is None:
+        return None
+    took, rank = best
+    return length - took, ([rank], [suits_of[rank][:took]])
+
+
+def _share(
+    suits_of: dict[int, Counter[Suit]], books: list[Component], need: list[int], ranks: list[int], distinct: bool
+) -> tuple[int, list[list[Suit]]] | None:
+    """The naturals each book takes (their suits) when these are their ranks: each its least
+    first, then as many more as are left; None where the rank's cards do not go round."""
+    left = {rank: Counter(suits_of[rank]) for rank in set(ranks)}
+    takes: list[list[Suit]] = [[] for _ in books]
+
+    def give(i: int, upto: int) -> None:
+        counts = left[ranks[i]]
+        while len(takes[i]) < upto:
+            if distinct:
+                suit = max(
+                    (s for s, c in counts.items() if c > 0 and s not in takes[i]),
+                    key=lambda s: counts[s],
+                    default=None,
+                )
+            else:
+                suit = max((s for s, c in counts.items() if c > 0), key=lambda s: counts[s], default=None)
+            if suit is None:
+                return
+            counts[suit] -= 1
+            takes[i].append(suit)
+
+    for i in sorted(range(len(books)), key=lambda i: -need[i]):
+        give(i, need[i])
+        if len(takes[i]) < need[i]:
+            return None
+    for i, book in enumerate(books):
+        give(i, book.length)
+    return sum(b.length for b in books) - sum(map(len, takes)), takes
+
+
 def _distinct_book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Component]) -> tuple[int, list[int]]:
     suits_of: dict[int, Counter[Suit]] = {}
     for (rank, suit), count in naturals.items():
@@ -166,28 +320,45 @@ def _take(naturals: Counter[tuple[int, Suit]], window: Window) -> int:
     return deficit
 
 
-def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], list[int]] | None:
-    book_floor = _book_deficit(s.naturals, s.books, s.distinct)[0]
-    run_floor = [
-        min(_deficit(s.naturals, w) for ln in lengths for w in _windows(ln, s.ace)) for lengths in s.run_lengths
-    ]
+def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
+    limits = s.limits
+    books_first = _book_plan(s.naturals, s.books, s.distinct, limits)
+    if books_first is None:
+        return None  # no books keep the limits even with every natural of the hand
+    book_floor = books_first[0]
+    run_floor = [0]  # the wilds each later run needs at least: the first run's is never asked
+    for lengths in s.run_lengths[1:]:
+        deficits = [
+            _deficit(s.naturals, w)
+            for ln in lengths
+            for w in _windows(ln, s.ace)
+            if limits is None or not limits.active or limits.window_ok(s.naturals, w, limits.own)
+        ]
+        if not deficits:
+            return None  # no window for this run keeps the limits
+        run_floor.append(min(deficits))
 
     def dfs(
-        i: int, pool: Counter[tuple[int, Suit]], spent: int, chosen: list[Window], min_index: int
-    ) -> tuple[list[Window], list[int]] | None:
+        i: int,
+        pool: Counter[tuple[int, Suit]],
+        spent: int,
+        chosen: list[Window],
+        min_index: int,
+        own: Counter[tuple[int, Suit]],
+    ) -> tuple[list[Window], _Plan] | None:
         if i == len(s.runs):
-            deficit, ranks = _book_deficit(pool, s.books, s.distinct)
-            if spent + deficit > s.wilds:
+            planned = _book_plan(pool, s.books, s.distinct, limits)
+            if planned is None or spent + planned[0] > s.wilds:
                 return None
             if s.accept is not None:
                 steps.take(CHECK_STEPS)
-                if not s.accept(list(chosen), ranks):
+                if not s.accept(list(chosen), planned[1]):
                     return None
-            return list(chosen), ranks
+            return list(chosen), planned[1]
         budget = s.wilds - spent - book_floor - sum(run_floor[i + 1 :])
         same_as_before = i > 0 and s.runs[i] == s.runs[i - 1]
-        candidates: list[tuple[int, int, Window]] = []
-        seen: set[tuple[tuple[tuple[int, Suit], ...], int]] = set()
+        candidates: list[tuple[int, int, Window, tuple[tuple[int, Suit], ...]]] = []
+        seen: set[tuple[tuple[tuple[int, Suit], ...], int, tuple[tuple[int, Suit], ...]]] = set()
         windows = [w for ln in s.run_lengths[i] for w in _windows(ln, s.ace)]
         steps.take(len(windows))
         suits_held = {suit for (_rank, suit), count in pool.items() if count > 0}
@@ -201,21 +372,35 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], list[int]] | N
             deficit = _deficit(pool, window)
             if deficit > budget:
                 continue
-            if s.joins_allowed and s.accept is None:
-                key = (tuple(ident for ident in _positions(window) if pool[ident] > 0), window[2] - window[1])
+            if (
+                limits is not None
+                and limits.active
+                and (deficit or limits.per_meld > window[2] - window[1] + 1)
+                and not limits.window_ok(pool, window, own)
+            ):
+                continue
+            mine = _Limits.own_in(window, pool, own) if own else ()
+            if s.joins_allowed:
+                # Windows taking the same naturals, of one length, are alike for what follows
+                # (under limits: once both keep them, and fill the same own places).
+                key = (tuple(ident for ident in _positions(window) if pool[ident] > 0), window[2] - window[1], mine)
                 if key in seen:
                     continue
                 seen.add(key)
-            candidates.append((deficit, index, window))
-        for deficit, index, window in sorted(candidates):
+            candidates.append((deficit, index, window, mine))
+        for deficit, index, window, mine in sorted(candidates):
             rest = pool.copy()
             _take(rest, window)
-            found = dfs(i + 1, rest, spent + deficit, [*chosen, window], index)
+            rest_own = own
+            if mine:
+                rest_own = own.copy()
+                rest_own.subtract(mine)
+            found = dfs(i + 1, rest, spent + deficit, [*chosen, window], index, rest_own)
             if found is not None:
                 return found
         return None
 
-    return dfs(0, s.naturals.copy(), 0, [], 0)
+    return dfs(0, s.naturals.copy(), 0, [], 0, limits.own if limits is not None else Counter())
 
 
 def _deficit(pool: Counter[tuple[int, Suit]], window: Window) -> int:
@@ -245,14 +430,15 @@ def _build(
     rules: Rules,
     number: int,
     runs: list[Window],
-    book_ranks: list[int],
+    plan: _Plan,
     books: list[Component],
     natural_cards: list[Card],
     wild_cards: list[Card],
     *,
     place_all: bool,
 ) -> list[list[Played]]:
-    """Turn windows and book ranks into melds of real cards, wilds declared."""
+    """Turn windows and a plan of the books into melds of real cards, wilds declared."""
+    book_ranks, takes = plan
     left = list(natural_cards)
     wilds = list(wild_cards)
     melds: list[list[Played]] = []
@@ -275,10 +461,14 @@ def _build(
             slots.append(Played(card) if card is not None else None)
         run_slots.append(slots)
     book_slots: list[list[Played | None]] = []
-    for book, rank in zip(books, book_ranks, strict=True):
+    for b, (book, rank) in enumerate(zip(books, book_ranks, strict=True)):
         slots = []
-        for _place in range(book.length):
-            card = pull(None, rank, [p.card for p in slots if p is not None])
+        planned = takes[b] if takes is not None else None
+        for place in range(book.length):
+            if planned is None:
+                card = pull(None, rank, [p.card for p in slots if p is not None])
+            else:
+                card = pull((rank, planned[place])) if place < len(planned) else None
             slots.append(Played(card) if card is not None else None)
         book_slots.append(slots)
     # A card of the wild rank fills its own place as itself before anything else does.
@@ -344,15 +534,14 @@ def solve_open(
                 )
             ],
         )
-    accept = None
-    if _house(rules, number):
+    limits = _limits(rules, number, wild_cards) if _house(rules, number) else None
 
-        def accept(windows: list[Window], ranks: list[int]) -> bool:
-            melds = _build(rules, number, windows, ranks, books, natural_cards, wild_cards, place_all=False)
-            return check_layout(rules, number, melds, final=False, players=players, buys=buys).legal
+    def accept(windows: list[Window], plan: _Plan) -> bool:
+        melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
+        return check_layout(rules, number, melds, final=False, players=players, buys=buys).legal
 
-    try:
-        search = _Search(
+    def search(checked: bool) -> tuple[list[Window], _Plan] | None:
+        shape = _Search(
             naturals,
             len(wild_cards),
             books,
@@ -361,12 +550,34 @@ def solve_open(
             rules.runs_may_join,
             rules.runs.ace,
             rules.books.distinct_suits,
-            accept,
+            accept if checked else None,
+            limits,
         )
-        found = _open_search(search, steps if steps is not None else Steps())
+        return _open_search(shape, budget)
+
+    def lay(found: tuple[list[Window], _Plan]) -> tuple[list[Card], Verdict]:
+        windows, plan = found
+        melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
+        unused = _remove(hand, [p.card for m in melds for p in m])
+        if not rules.exact_opening:
+            melds, unused = _extend(rules, number, melds, unused)
+        return unused, check_layout(rules, number, melds, final=False, players=players, buys=buys)
+
+    budget = steps if steps is not None else Steps()
+    # Under the naturals limits the search decides by counts, so the first layout found passes but
+    # where books of distinct suits or wild-rank cards in their own places (one counted by two
+    # windows) were the obstacle: books of distinct suits ask the checker as the search goes, and
+    # a layout the checker refuses sends the search round again, asking it of each candidate.
+    checked = limits is not None and rules.books.distinct_suits
+    try:
+        found = search(checked)
+        laid = lay(found) if found is not None else None
+        if laid is not None and not laid[1].legal and limits is not None and not checked:
+            found = search(True)
+            laid = lay(found) if found is not None else None
     except TooManyWays:
         return _too_many(Action.OPEN)
-    if found is None:
+    if laid is None:
         return _illegal(
             Action.OPEN,
             [
@@ -375,12 +586,7 @@ def solve_open(
                 )
             ],
         )
-    windows, ranks = found
-    melds = _build(rules, number, windows, ranks, books, natural_cards, wild_cards, place_all=False)
-    unused = _remove(hand, [p.card for m in melds for p in m])
-    if not rules.exact_opening:
-        melds, unused = _extend(rules, number, melds, unused)
-    verdict = check_layout(rules, number, melds, final=False, players=players, buys=buys)
+    unused, verdict = laid
     assert verdict.legal, f"solver produced an illegal opening: {verdict.reasons}"
     return Verdict(
         verdict.action,
@@ -395,6 +601,15 @@ def _house(rules: Rules, number: int) -> bool:
     """Whether wilds stop being interchangeable (the solver then asks the checker as it goes)."""
     wilds = Wilds.of(rules, number)
     return wilds.shapes.limits or not wilds.natural
+
+
+def _limits(rules: Rules, number: int, wild_cards: Sequence[Card]) -> _Limits:
+    """The table's naturals limits for the search, with the wild-rank cards that may stand as themselves."""
+    policy = rules.naturals
+    own = Counter(
+        (c.rank, c.suit) for c in wild_cards if rules.wilds.natural and c.rank is not None and c.suit is not None
+    )
+    return _Limits(policy.per_meld, policy.not_more_wilds, policy.adjacent_wilds, own)
 
 
 def _lengths(rules: Rules, component: Component, *, exact: bool) -> list[int]:
@@ -466,7 +681,7 @@ def solve_go_out(
         if _house(rules, number):
 
             def accept(windows: list[Window]) -> bool:
-                melds = _build(rules, number, windows, [], [], natural_cards, wild_cards, place_all=True)
+                melds = _build(rules, number, windows, ([], None), [], natural_cards, wild_cards, place_all=True)
                 return check_layout(rules, number, melds, final=True, players=players, buys=buys).legal
 
         found = _go_out_search(
@@ -489,7 +704,7 @@ def solve_go_out(
                 )
             ],
         )
-    melds = _build(rules, number, found, [], [], natural_cards, wild_cards, place_all=True)
+    melds = _build(rules, number, found, ([], None), [], natural_cards, wild_cards, place_all=True)
     verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys)
     assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
     return verdict

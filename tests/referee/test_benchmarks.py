@@ -6,7 +6,15 @@ from collections import Counter
 
 from referee.engine import check_copies, find_rules, parse_cards
 from referee.engine.solver import MAX_STEPS
-from scorekeeping.bench.referee import _mutated, _pool, cases, check_throughput, engine_results, http_latency
+from scorekeeping.bench.referee import (
+    _mutated,
+    _pool,
+    cases,
+    check_throughput,
+    engine_results,
+    http_latency,
+    write_house_side_by_side,
+)
 
 
 def test_every_solver_case_is_searched_and_its_worst_hand_is_one_the_rules_allow():
@@ -32,3 +40,11 @@ def test_check_throughput_and_http_latency_run():
     rates = check_throughput(seconds=0.05)
     latencies = http_latency(requests=5)  # raises unless the real server answers 200
     assert all(math.isfinite(x) for x in (*rates, *latencies))
+
+
+def test_the_house_side_by_side_prints_a_row_for_each_check_and_solve():
+    lines: list[str] = []
+    write_house_side_by_side(lines.append, repeat=2)
+    rows = lines[1:]
+    assert any("check_layout" in r for r in rows) and any("solve_open" in r for r in rows)
+    assert all("mexican" in r and "house" in r for r in rows)

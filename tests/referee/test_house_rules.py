@@ -3,6 +3,7 @@ it plays differently from the built-in it is based on; and, for random documents
 bounds, the solver's layouts pass the checker, every deal fits its deck, and documents round-trip."""
 
 import json
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -83,6 +84,34 @@ def test_not_more_wilds_than_naturals_gives_the_reason_of_every_reading():
         "(JK=2H JK=3H JK=4H) than natural cards (1); here a meld holds no more wilds than naturals"
     )
     assert opening(house(naturals={"wilds": "not_more"}), 2, "7C 7D 7H", "5H JK JK 8H").legal
+
+
+@pytest.mark.parametrize("naturals", [{"per_meld": 2}, {"wilds": "not_more"}], ids=["per-meld", "not-more"])
+def test_two_books_share_a_rank_so_each_keeps_the_naturals_the_limits_ask(naturals):
+    # Four sevens and two jokers: 7 7 7 | 7 JK JK breaks the limit, 7 7 JK | 7 7 JK keeps it. The
+    # greedy choice (the largest group first, as many as it takes) found only the first.
+    rules = house(naturals=naturals)
+    verdict = solve_open(rules, 1, parse_cards("7C 7D 7H 7S JK JK 9C KD"))
+    assert verdict.legal
+    assert sorted(str(m.reading) for m in verdict.melds) == ["7C 7D JK=7", "7H 7S JK=7"]
+
+
+def test_books_of_distinct_suits_sharing_a_rank_are_laid_with_the_suits_planned():
+    # Four queens (two of spades) for two books of distinct suits: each book takes a spade.
+    rules = house(books={"suits": "distinct"}, wilds={"ranks": ["2"]}, naturals={"per_meld": 1, "wilds": "not_more"})
+    verdict = solve_open(rules, 4, parse_cards("AD QH QC 2C 9S QS 10C 10D QS JK JK"))
+    assert verdict.legal
+    queens = [m.reading for m in verdict.melds if m.reading.rank == 12]
+    assert len(queens) == 2 and all(len({p.card.suit for p in r.cards if not p.wild}) == 2 for r in queens)
+
+
+def test_a_run_window_that_breaks_the_limits_is_passed_over_for_one_that_keeps_them():
+    rules = house(naturals={"per_meld": 1, "wilds": "not_more", "adjacent_wilds": False})
+    verdict = solve_open(rules, 2, parse_cards("7C 7D 7H 5H 8H 10S JK JK QD"))
+    assert verdict.legal
+    run = next(m.reading for m in verdict.melds if m.reading.kind.value == "run")
+    assert not any(a.wild and b.wild for a, b in pairwise(run.cards))
+    assert len(run.wilds) <= len(run.cards) - len(run.wilds)
 
 
 def test_around_the_corner_allows_q_k_a_2_only_there():

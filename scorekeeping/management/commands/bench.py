@@ -10,7 +10,7 @@ from scorekeeping.bench.clubs import club_bench
 from scorekeeping.bench.crowds import crowds
 from scorekeeping.bench.ladder import ladder_bench
 from scorekeeping.bench.live import live_bench
-from scorekeeping.bench.referee import check_throughput, engine_results, http_latency
+from scorekeeping.bench.referee import check_throughput, engine_results, http_latency, write_house_side_by_side
 from scorekeeping.bench.room import room_bench
 from scorekeeping.bench.stories import stories_bench
 from scorekeeping.bench.writers import writers
@@ -111,6 +111,7 @@ class Command(BaseCommand):
                 missed.append(result.name)
         legal, illegal = check_throughput()
         self.stdout.write(f"Plain checks: {legal:,.0f}/s (legal opening), {illegal:,.0f}/s (illegal K-A-2 opening)")
+        write_house_side_by_side(self.stdout.write, repeat=max(repeat, 50))
         if not no_http:
             health, check = http_latency(requests=requests)
             self.stdout.write(
