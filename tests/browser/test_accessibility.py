@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from referee.rulebook import ruleset_save
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
 
 from .helpers import settled
@@ -114,6 +115,14 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         page.get_by_role("button", name=re.compile("Ben")).click()
         expect(page.locator("#me-title")).to_be_visible()  # no sitting drawn: the phone waits here
 
+    house, _created = ruleset_save(document={"name": "Oma's regels", "based_on": "contract", "points": {"JK": 50}})
+
+    def house_editor_with_faults() -> None:
+        page.goto(base + "/rules/new/")
+        page.locator("#section-players > summary").click()
+        page.locator("#id_players_max").fill("10")
+        expect(page.locator("#house-preview .fault-list li").first).to_be_visible()
+
     pages = {
         "home": base + "/",
         "new game": base + "/games/new/",
@@ -132,6 +141,9 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         "club night, I am Ben": i_am_ben,
         "season": f"{base}/c/{club.pk}/season/?best=0",  # with a field's error shown
         "a game's room screen": ended.rstrip("/") + "/room/",
+        "house rules editor": base + "/rules/new/",
+        "house rules editor, faults shown": house_editor_with_faults,
+        "a house ruleset's page": f"{base}/rules/{house.slug}/",
     }
     found: dict[str, list[str]] = {}
     for name, where in pages.items():
