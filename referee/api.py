@@ -4,27 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scorekeeping.webkit.errors import ERROR
+from scorekeeping.webkit.serializers import FlagField, InputSerializer
+
 from .engine import DEFAULT_RULESET, RULESETS, Action, UnknownRuleset
 from .engine.documents import MAX_NAME, TOP_KEYS
 from .fields import CardsField, MeldsField
 from .representations import PenaltyOutput, RulesetOutput, VerdictOutput, penalty_data, rules_data, verdict_data
-from .serializers import FlagField, InputSerializer
 from .services import referee_check, referee_rules, referee_score
-
-ERROR = inline_serializer(
-    "Error",
-    {
-        "detail": serializers.CharField(),
-        "errors": serializers.DictField(child=serializers.ListField(child=serializers.CharField())),
-    },
-)
 
 
 class RulesInput(InputSerializer):

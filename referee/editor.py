@@ -17,9 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
+
 from .engine import DEFAULT_RULESET, RULESETS, RefereeError, Rules
 from .engine.documents import MAX_ROUNDS, DocumentError, document_of, rules_from_document
-from .formdata import form_int
 from .forms import WholeNumberField
 from .houseforms import (
     FIELD_KEYS,
@@ -31,7 +33,6 @@ from .houseforms import (
     initial_of,
     round_keys,
 )
-from .htmx import HtmxHttpRequest, refused
 from .models import HouseRuleset
 from .rulebook import rules_for, ruleset_save
 

@@ -10,6 +10,11 @@ if TYPE_CHECKING:
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from scorekeeping.webkit.serializers import TextField
+
+from .engine import RefereeError
+from .rulebook import SLUG_MAX, rules_for
+
 MAX_CARDS_TEXT = 400
 MAX_CARDS = 60
 
@@ -82,3 +87,20 @@ class MeldsField(CardsField):
             except serializers.ValidationError as exc:
                 raise serializers.ValidationError({str(i): exc.detail}) from None
         return melds
+
+
+class RulesetField(TextField):
+    """A ruleset's slug: a built-in, or a house ruleset a table saved; any other is refused, named."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", SLUG_MAX)
+        kwargs.setdefault("help_text", "A built-in ruleset's slug, or a saved house ruleset's (POST /api/rulesets/).")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        slug = super().to_internal_value(data)
+        try:
+            rules_for(slug)
+        except RefereeError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+        return slug

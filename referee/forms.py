@@ -12,8 +12,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from scorekeeping.webkit.formdata import form_int
+
 from .engine import DEFAULT_RULESET, RULESETS, Action, RefereeError, variants_for
-from .formdata import form_int
 from .rulebook import SLUG_MAX, rules_for
 
 HAND = "hand"  # the referee page's "Can I?": a whole hand for the solver

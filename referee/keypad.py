@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
 
+from scorekeeping.webkit.formdata import form_int
+
 from .engine import card_tokens
-from .formdata import form_int
 
 KEYS = ("tap", "untap", "step")
 

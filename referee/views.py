@@ -12,6 +12,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
+
 from .engine import (
     DEFAULT_RULESET,
     RULESETS,
@@ -27,9 +30,7 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
-from .formdata import form_int
 from .forms import HAND, RefereeForm, RulesForm, cleaned
-from .htmx import HtmxHttpRequest, refused
 from .keypad import press, pressed
 from .presentation import chips, keypad, penalty_rows
 from .representations import rules_data

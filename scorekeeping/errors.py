@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest
 
 from referee.engine.rounds import EntryField
 
@@ -19,11 +19,6 @@ ErrorKey = str | EntryField
 def is_api(request: HttpRequest) -> bool:
     """A request to the JSON API, answered in JSON whatever goes wrong (the pages answer HTML)."""
     return request.path.startswith(API_PREFIX)
-
-
-def api_error(message: str, status: int) -> JsonResponse:
-    """The API's one error shape for a refusal made outside a view: what is wrong, no field."""
-    return JsonResponse({"detail": message, "errors": {}}, status=status)
 
 
 class ScorekeepingError(Exception):

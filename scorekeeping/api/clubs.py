@@ -19,9 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from referee.api import ERROR
 from referee.engine.clubs import SCORINGS
-from referee.serializers import FlagField, InputSerializer, TextField
 from scorekeeping import ratelimit
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import Output
@@ -46,6 +44,8 @@ from scorekeeping.services.clubs import (
     table_token,
     table_token_replace,
 )
+from scorekeeping.webkit.errors import ERROR
+from scorekeeping.webkit.serializers import FlagField, InputSerializer, TextField
 
 ORGANISER = OpenApiParameter(
     "X-Club-Token", str, OpenApiParameter.HEADER, required=True, description="The club organiser's token."

@@ -12,8 +12,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from referee.api import ERROR
-from referee.serializers import InputSerializer
 from scorekeeping import colours as palette
 from scorekeeping.access import check_token, creating, token_if_valid
 from scorekeeping.api.representations import (
@@ -43,6 +41,8 @@ from scorekeeping.services import (
     game_undo,
 )
 from scorekeeping.services.exchange import game_document, game_import
+from scorekeeping.webkit.errors import ERROR
+from scorekeeping.webkit.serializers import InputSerializer
 
 
 class GamesView(APIView):

@@ -11,10 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from referee.api import ERROR
 from referee.engine.rounds import RoundEntry
 from referee.fields import CardsField
-from referee.serializers import FlagField, InputSerializer
 from scorekeeping.access import check_token
 from scorekeeping.api.representations import (
     DraftOutput,
@@ -42,6 +40,8 @@ from scorekeeping.services import (
     round_record,
     round_replace,
 )
+from scorekeeping.webkit.errors import ERROR
+from scorekeeping.webkit.serializers import FlagField, InputSerializer
 
 
 class RoundInput(InputSerializer):

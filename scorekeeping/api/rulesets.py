@@ -13,12 +13,13 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from referee.api import ERROR, RULESET_DOCUMENT, RulesetListView
+from referee.api import RULESET_DOCUMENT, RulesetListView
 from referee.representations import RulesetOutput, rules_data
 from referee.rulebook import DocumentError, house_rules, ruleset_save
 from scorekeeping.access import creating, uncount
 from scorekeeping.api.drf import error_body
 from scorekeeping.errors import InvalidInput
+from scorekeeping.webkit.errors import ERROR
 
 MAX_DOCUMENT = 64 * 1024  # bytes of a house ruleset's document: the longest is under 4 KiB written out
 RULESET_PATHS = ("/api/rulesets/",)

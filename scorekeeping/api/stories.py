@@ -15,12 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from referee.api import ERROR
 from referee.engine import DEFAULT_RULESET, RULESETS, RefereeError
 from referee.engine.ladder import Ladder
 from referee.engine.stories import Profile, Recap, Record, recap
+from referee.fields import RulesetField
 from referee.rulebook import SLUG_MAX, rules_for
-from referee.serializers import InputSerializer, RulesetField, TextField
 from scorekeeping.access import check_organiser, creating
 from scorekeeping.api.representations import NewGameOutput
 from scorekeeping.api.writes import created
@@ -30,6 +29,8 @@ from scorekeeping.selectors.clubs import club_get
 from scorekeeping.selectors.stories import club_stories, played, server_stories
 from scorekeeping.services.clubs import count_tables
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
+from scorekeeping.webkit.errors import ERROR
+from scorekeeping.webkit.serializers import InputSerializer, TextField
 
 SHEET_ORGANISER = OpenApiParameter(
     "X-Club-Token", str, OpenApiParameter.HEADER, required=False, description="With ``club``: its organiser's token."

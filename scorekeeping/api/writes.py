@@ -10,9 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from referee.api import ERROR
 from referee.engine import DEFAULT_RULESET
-from referee.serializers import InputSerializer
 from scorekeeping.access import check_token
 from scorekeeping.api.representations import (
     game_data,
@@ -20,6 +18,8 @@ from scorekeeping.api.representations import (
 from scorekeeping.models import Game
 from scorekeeping.selectors import game_get
 from scorekeeping.services.document import INT
+from scorekeeping.webkit.errors import ERROR
+from scorekeeping.webkit.serializers import InputSerializer
 
 TOKEN = OpenApiParameter(
     "X-Game-Token", str, OpenApiParameter.HEADER, required=True, description="The game's edit token."

@@ -5,8 +5,9 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from referee import urls as referee_urls
-from scorekeeping.errors import api_error, is_api
+from scorekeeping.errors import is_api
 from scorekeeping.serve import failures, health
+from scorekeeping.webkit.errors import api_error
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

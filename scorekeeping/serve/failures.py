@@ -22,8 +22,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.defaults import bad_request, server_error
 
-from scorekeeping.errors import api_error, is_api
+from scorekeeping.errors import is_api
 from scorekeeping.serve.health import RETRY_AFTER
+from scorekeeping.webkit.errors import api_error
 
 logger = logging.getLogger(__name__)
 

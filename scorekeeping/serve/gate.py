@@ -22,7 +22,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from scorekeeping.converters import GameIdConverter
-from scorekeeping.errors import api_error, is_api
+from scorekeeping.errors import is_api
+from scorekeeping.webkit.errors import api_error
 
 WAIT = 5.0  # seconds a write may wait for its game's turn
 _WRITE = re.compile(rf"^/(?:api/games|g)/(?!import/)(?P<game>{GameIdConverter.regex})/")  # not the import's address

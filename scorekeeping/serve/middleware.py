@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from scorekeeping.errors import api_error, is_api
+from scorekeeping.errors import is_api
+from scorekeeping.webkit.errors import api_error
 
 CSP = "; ".join(
     [

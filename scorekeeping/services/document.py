@@ -15,8 +15,8 @@ from typing import Any
 from rest_framework import serializers
 
 from referee.engine.words import MAX_NAME
-from referee.serializers import FlagField, InputSerializer
 from scorekeeping.models import Change
+from scorekeeping.webkit.serializers import FlagField, InputSerializer
 
 FORMAT = "rummy-referee/game"
 FORMAT_VERSION = 1

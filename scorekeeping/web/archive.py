@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from referee.engine.sheets import shorten
-from referee.htmx import HtmxHttpRequest
 from scorekeeping.access import creating
 from scorekeeping.errors import ScorekeepingError
 from scorekeeping.models import Game
@@ -29,6 +28,7 @@ from scorekeeping.selectors.stories import server_stories
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web import session as phone
 from scorekeeping.web.charts import cumulative, totals_svg
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 MAX_IMPORT = 2_000_000  # bytes
 

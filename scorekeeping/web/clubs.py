@@ -20,9 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from referee.engine.clubs import SCORINGS
-from referee.formdata import form_int
 from referee.forms import ruleset_typed
-from referee.htmx import HtmxHttpRequest, refused
 from referee.rulebook import rules_for, rulesets_offered
 from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
@@ -54,6 +52,8 @@ from scorekeeping.services.clubs import (
 )
 from scorekeeping.web.forms import SeasonForm
 from scorekeeping.web.pages import followed, streamed
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 
 def _cookie(club_id: str) -> str:

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from referee.engine import Card, RefereeError, parse_cards
 from referee.engine.rounds import EntryField, Fault, RoundEntry, cutter_seat
-from referee.formdata import form_int
 from referee.forms import cleaned
 from referee.keypad import press, pressed
 from referee.presentation import Chip, Keypad, chips, keypad
@@ -24,6 +23,7 @@ from scorekeeping.errors import ErrorKey
 from scorekeeping.models import DraftHand, Game, Player, Round
 from scorekeeping.services import DraftStatus, round_preview
 from scorekeeping.web.forms import RoundEntryForm
+from scorekeeping.webkit.formdata import form_int
 
 NO_WINNER = "none"
 

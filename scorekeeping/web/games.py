@@ -16,7 +16,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from referee.engine import RULESETS
-from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.access import check_token, creating
 from scorekeeping.errors import EditForbidden, InvalidInput, TooManyRequests
 from scorekeeping.links import edit_path, qr_document, share_base
@@ -35,6 +34,7 @@ from scorekeeping.services import (
 from scorekeeping.web import session as phone
 from scorekeeping.web.newgame import NewGameState
 from scorekeeping.web.pages import game_head, holding_token
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 
 @dataclass(frozen=True)

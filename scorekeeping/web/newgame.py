@@ -17,12 +17,12 @@ from django.utils.translation import gettext as _
 
 from referee.engine import DEFAULT_RULESET, variants_for
 from referee.engine.words import name_key
-from referee.formdata import form_int
 from referee.forms import RulesForm, cleaned
 from referee.rulebook import rules_for, rulesets_offered
 from scorekeeping import colours as palette
 from scorekeeping.errors import ErrorKey
 from scorekeeping.web.forms import NewGameForm
+from scorekeeping.webkit.formdata import form_int
 
 CHIPS = 16  # the known names offered as chips at most; the rest come as names are typed
 

@@ -18,8 +18,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from referee.formdata import form_int
-from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.errors import Conflict, NotFound
 from scorekeeping.links import night_events_path, share_base, view_path
 from scorekeeping.models import Club, Member, Night
@@ -27,6 +25,8 @@ from scorekeeping.selectors.clubs import TableState, night_get, night_results, n
 from scorekeeping.services import seat_claim
 from scorekeeping.web import session as phone
 from scorekeeping.web.pages import followed, streamed
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 
 @dataclass(frozen=True)

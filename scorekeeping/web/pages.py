@@ -12,11 +12,11 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
 
-from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.errors import Conflict
 from scorekeeping.models import Game
 from scorekeeping.selectors import game_get
 from scorekeeping.web import session as phone
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 
 def game_head(request: HtmxHttpRequest, game_id: str) -> Game:

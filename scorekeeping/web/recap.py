@@ -22,11 +22,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 from referee.engine.stories import BestRound, Recap, recap
 from referee.engine.words import names_and
-from referee.htmx import HtmxHttpRequest
 from scorekeeping.links import share_url
 from scorekeeping.models import Game
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.stories import played
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 WIDTH, HEIGHT = 1200, 630  # the size Open Graph previews are drawn at
 IMAGE_SECONDS = 60  # how long a browser or a messenger may keep an image of a game still played

@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.views.decorators.http import require_safe
 
-from referee.htmx import HtmxHttpRequest
 from scorekeeping.selectors import game_current_round, game_filled, game_standings
 from scorekeeping.web.pages import followed, game_head, streamed
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 
 @require_safe

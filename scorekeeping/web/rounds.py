@@ -15,8 +15,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from referee.formdata import form_int
-from referee.htmx import HtmxHttpRequest, refused
 from scorekeeping.changes import undo_notice
 from scorekeeping.errors import Conflict, ErrorKey, InvalidInput, ScorekeepingError
 from scorekeeping.models import Change, Game, Player
@@ -42,6 +40,8 @@ from scorekeeping.web import session as phone
 from scorekeeping.web.entry import DraftView, EntryState, entry_view, no_winner_chosen
 from scorekeeping.web.pages import editing
 from scorekeeping.web.table import Table, render_table, seat_view, table_context, warm
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 
 def _entry_page(

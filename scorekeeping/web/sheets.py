@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from referee.engine import DEFAULT_RULESET
-from referee.htmx import HtmxHttpRequest
 from referee.rulebook import SLUG_MAX, rulesets_offered
 from scorekeeping.access import creating
 from scorekeeping.errors import ScorekeepingError
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 from scorekeeping.web import session as phone
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -11,13 +11,13 @@ from django.views.decorators.http import require_safe
 from referee.engine import RefereeError
 from referee.engine.ladder import MINIMUM_GAMES, Ladder
 from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWEST_TOTAL, MOST_OUT, Profile, Record
-from referee.htmx import HtmxHttpRequest
 from referee.rulebook import SLUG_MAX, rules_for, rulesets_offered
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club
 from scorekeeping.selectors.stories import ServerStories, club_stories, server_stories
 from scorekeeping.web.archive import listed
 from scorekeeping.web.charts import Series, totals_svg
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 
 def _titled(found: list[Record]) -> list[tuple[str, str, Record]]:

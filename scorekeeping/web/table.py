@@ -20,8 +20,6 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
 from referee.engine.stories import Recap, recap
-from referee.formdata import form_int
-from referee.htmx import HtmxHttpRequest
 from scorekeeping.changes import change_line, change_told
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
@@ -59,6 +57,8 @@ from scorekeeping.web.presentation import (
     draft_waiting,
 )
 from scorekeeping.web.recap import best_round_line, recap_lines
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
 # old one unreachable long before that, so this only bounds the cache's memory.

@@ -1,7 +1,7 @@
 import pytest
 
-from referee.formdata import form_int
 from referee.keypad import untapped
+from scorekeeping.webkit.formdata import form_int
 
 
 @pytest.mark.parametrize(

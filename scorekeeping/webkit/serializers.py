@@ -7,9 +7,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from .engine import RefereeError
-from .rulebook import SLUG_MAX, rules_for
-
 
 class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """A request body: its declared fields, and any other key refused by name (allow-list, not deny-list).
@@ -44,23 +41,6 @@ class TextField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("not_text", kind=type(data).__name__)
         return str(super().to_internal_value(data))
-
-
-class RulesetField(TextField):
-    """A ruleset's slug: a built-in, or a house ruleset a table saved; any other is refused, named."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", SLUG_MAX)
-        kwargs.setdefault("help_text", "A built-in ruleset's slug, or a saved house ruleset's (POST /api/rulesets/).")
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> str:
-        slug = super().to_internal_value(data)
-        try:
-            rules_for(slug)
-        except RefereeError as exc:
-            raise serializers.ValidationError(str(exc)) from None
-        return slug
 
 
 class FlagField(serializers.BooleanField):
