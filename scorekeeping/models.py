@@ -22,14 +22,19 @@ def new_game_id() -> str:
 
 
 class Game(models.Model):
+    class DealerMethod(models.TextChoices):
+        """How the first dealer was chosen: the one list the forms, the API and the export take."""
+
+        NAMED = "named", "named"
+        RANDOM = "random", "random"
+        DRAW = "draw", "drawn for"
+
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     ruleset = models.CharField(max_length=SLUG_MAX)  # a built-in's slug or a house ruleset's
     variants = models.JSONField(default=list, blank=True)
     edit_token_hash = models.CharField(max_length=64, help_text="SHA-256 of the edit token; the token is never stored.")
     first_dealer_seat = models.PositiveSmallIntegerField()
-    first_dealer_method = models.CharField(
-        max_length=10, choices=[("named", "named"), ("random", "random"), ("draw", "drawn for")]
-    )
+    first_dealer_method = models.CharField(max_length=10, choices=DealerMethod.choices)
     version = models.PositiveIntegerField(default=1, help_text="Goes up by one with every change.")
     live_version = models.PositiveIntegerField(
         default=1,

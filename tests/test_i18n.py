@@ -5,11 +5,21 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.conf import settings
 
 from referee.engine import Card, find_rules
 
 ROOT = Path(__file__).resolve().parents[1]
-LANGUAGES = ["nl", "es"]
+# Every language the site offers but the one its messages are written in: a language added to
+# settings.LANGUAGES is checked here with no edit to this file.
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def test_the_languages_checked_are_those_offered_and_those_catalogued():
+    """Each language offered has a catalogue and each catalogue is offered (none skips the checks below)."""
+    catalogued = sorted(p.parent.parent.name for p in ROOT.glob("locale/*/LC_MESSAGES/django.po"))
+    assert sorted(LANGUAGES) == catalogued
+    assert LANGUAGES
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -141,7 +141,7 @@ class GameOutput(Output):
     created_at = IsoDateTimeField()
     players = SeatOutput(many=True, source="players.all")
     first_dealer = serializers.SerializerMethodField()
-    first_dealer_method = serializers.ChoiceField(choices=["named", "random", "draw"])
+    first_dealer_method = serializers.ChoiceField(choices=Game.DealerMethod.values)
     rounds = RecordedRoundOutput(many=True, source="rounds.all")
     current_round = serializers.SerializerMethodField()
     finished = serializers.SerializerMethodField()
@@ -193,7 +193,7 @@ class ChangeOutput(Output):
         ref_name = "Change"
 
     id = serializers.IntegerField(source="pk")
-    action = serializers.ChoiceField(choices=["record", "correct", "undo"])
+    action = serializers.ChoiceField(choices=Change.Action.values)
     round = serializers.IntegerField(source="round_number")
     at = IsoDateTimeField()
     version = serializers.IntegerField()

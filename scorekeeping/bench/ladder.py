@@ -23,7 +23,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import override_settings
 
-from scorekeeping.bench.stories import percentile, play_in_bulk, timed
+from scorekeeping.bench.stats import percentile
+from scorekeeping.bench.stories import play_in_bulk, timed
 from scorekeeping.models import ClubTable
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
 
@@ -87,7 +88,7 @@ def ladder_bench(write: Callable[[str], None], *, games: int = 500, repeat: int 
         for _ in range(repeat):
             ms, status, queries = timed(client, path)
             times.append(ms)
-        p50, p95 = statistics.median(times), percentile(times, 0.95)
+        p50, p95 = statistics.median(times), percentile(times, 95)
         mark = ("ok " if p95 < LADDER_P95_MS else "MISS") if targeted else "   "
         target = f" < {LADDER_P95_MS:.0f} ms" if targeted else ""
         write(

@@ -35,6 +35,7 @@ from scorekeeping.bench.servers import (
     pinned_server,
     rss_mb,
 )
+from scorekeeping.bench.stats import percentile
 from scorekeeping.models import Game
 from scorekeeping.services import RoundEntry, game_create, round_record
 
@@ -110,8 +111,8 @@ def live_capacity(
                 rss_open_mb=rss_open,
                 idle_cpu_percent=idle_cpu,
                 open_seconds=opened,
-                delivery_p50_ms=_percentile(times, 50),
-                delivery_p99_ms=_percentile(times, 99),
+                delivery_p50_ms=percentile(times, 50),
+                delivery_p99_ms=percentile(times, 99),
                 delivered=len(times),
                 expected=delivery_streams // 5,
                 latency_idle=latency_idle,
@@ -129,13 +130,6 @@ def _record(game_id: str, names: list[str], number: int) -> float:
         entry=RoundEntry(winner=names[0], hands=dict(zip(names[1:], ["5C", "KD", "JK"], strict=True))),
     )
     return time.perf_counter()
-
-
-def _percentile(values: list[float], percent: float) -> float:
-    if not values:
-        return float("nan")
-    index = min(len(values) - 1, max(0, round(percent / 100 * len(values) + 0.5) - 1))
-    return sorted(values)[index]
 
 
 @dataclass
@@ -180,7 +174,7 @@ def polling(phones: int = 400, seconds: float = 10.0) -> PollReport:
             cpu_before = cpu_seconds(pids)
             await asyncio.gather(*(phone(games[i % len(games)], times, stop) for i in range(phones)))
             cpu = (cpu_seconds(pids) - cpu_before) / (seconds + 1) * 100
-            return PollReport(phones, len(times) / (seconds + 1), statistics.median(times), _percentile(times, 99), cpu)
+            return PollReport(phones, len(times) / (seconds + 1), statistics.median(times), percentile(times, 99), cpu)
 
         return asyncio.run(run())
 

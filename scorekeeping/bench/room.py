@@ -26,8 +26,8 @@ from typing import Any
 
 from referee.engine import find_rules
 from scorekeeping.bench.clubs import play_out
-from scorekeeping.bench.live import _percentile
 from scorekeeping.bench.servers import answer_ms, pinned_server, request_ms
+from scorekeeping.bench.stats import percentile
 from scorekeeping.links import night_events_path
 from scorekeeping.models import ClubTable
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw, table_token
@@ -172,10 +172,10 @@ def room_bench(write: Callable[[str], None], *, tables: int = 40, rounds: int = 
         room, phone_ms, refused = asyncio.run(run())
     missed = []
     seen = sorted(room.seen_ms)
-    p99 = _percentile(seen, 99) if seen else float("inf")
+    p99 = percentile(seen, 99) if seen else float("inf")
     mark = "ok " if p99 <= ROOM_P99_MS and not room.waiting and not refused else "MISS"
     write(
-        f"  {mark} the room screen shows a recorded round: p50 {_percentile(seen, 50):.0f} ms, p99 {p99:.0f} ms"
+        f"  {mark} the room screen shows a recorded round: p50 {percentile(seen, 50):.0f} ms, p99 {p99:.0f} ms"
         f" <= {ROOM_P99_MS:.0f} ms, max {max(seen, default=0):.0f} ms ({len(seen)} of {tables * rounds} rounds seen,"
         f" {room.fetches} fetches, {refused} rounds refused)"
     )
@@ -183,7 +183,7 @@ def room_bench(write: Callable[[str], None], *, tables: int = 40, rounds: int = 
         missed.append("the room screen's update")
     phone_ms.sort()
     write(
-        f"       the phones' fetch after their table's event: p50 {_percentile(phone_ms, 50):.0f} ms,"
-        f" p99 {_percentile(phone_ms, 99):.0f} ms ({len(phone_ms)} fetches; no target)"
+        f"       the phones' fetch after their table's event: p50 {percentile(phone_ms, 50):.0f} ms,"
+        f" p99 {percentile(phone_ms, 99):.0f} ms ({len(phone_ms)} fetches; no target)"
     )
     return missed

@@ -26,6 +26,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from referee.engine import find_rules
+from scorekeeping.bench.stats import percentile
 from scorekeeping.models import Game, Player, Round, Score
 from scorekeeping.services import game_create
 
@@ -85,11 +86,6 @@ def finished_games(count: int, seed: int = 1) -> float:
     return time.perf_counter() - started
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
 def timed(client: Client, path: str) -> tuple[float, int, int]:
     with CaptureQueriesContext(connection) as captured:
         started = time.perf_counter()
@@ -114,7 +110,7 @@ def stories_bench(write: Callable[[str], None], *, games: int = 2000, repeat: in
         for _ in range(repeat):
             ms, status, queries = timed(client, path)
             times.append(ms)
-        p50, p95 = statistics.median(times), percentile(times, 0.95)
+        p50, p95 = statistics.median(times), percentile(times, 95)
         mark = "ok " if p95 < STORIES_P95_MS else "MISS"
         write(
             f"  {mark} {name} ({path}, {status}): p50 {p50:.1f} ms, p95 {p95:.1f} ms < {STORIES_P95_MS:.0f} ms, "

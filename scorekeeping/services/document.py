@@ -15,7 +15,7 @@ from typing import Any
 from rest_framework import serializers
 
 from referee.engine.words import MAX_NAME
-from scorekeeping.models import Change
+from scorekeeping.models import Change, Game
 from scorekeeping.webkit.serializers import FlagField, InputSerializer
 
 FORMAT = "rummy-referee/game"
@@ -132,7 +132,7 @@ class GameDocument(StrictSerializer):
     variants = serializers.ListField(child=_text(40), max_length=10)
     players = serializers.ListField(child=_text(MAX_NAME), max_length=MAX_PLAYERS)
     first_dealer = _text(MAX_NAME)
-    first_dealer_method = serializers.ChoiceField(choices=["named", "random", "draw"])
+    first_dealer_method = serializers.ChoiceField(choices=Game.DealerMethod.values)
     created_at = UTCDateTimeField()
     version = _int(1, INT)
     rounds: serializers.ListSerializer[Any] = serializers.ListSerializer(child=RoundDocument(), max_length=MAX_ROUNDS)

@@ -91,13 +91,13 @@ def _first_dealer(names: list[str], first_dealer: str | None, draw: Mapping[str,
         seat = {name_key(n): i for i, n in enumerate(names)}.get(name_key(first_dealer))
         if seat is None:
             raise InvalidInput(_("{name!r} is not one of the players").format(name=first_dealer), "first_dealer")
-        return seat, "named"
+        return seat, Game.DealerMethod.NAMED
     if not draw:
-        return secrets.randbelow(len(names)), "random"
+        return secrets.randbelow(len(names)), Game.DealerMethod.RANDOM
     drawn, errors = draw_for_dealer(names, draw)
     if drawn is None:
         raise InvalidInput(errors)
-    return drawn, "draw"
+    return drawn, Game.DealerMethod.DRAW
 
 
 def rules_of(ruleset: str, variants: Sequence[str]) -> Rules:

@@ -7,16 +7,15 @@ from typing import Any
 from django import forms
 
 from referee.forms import RulesForm, TextListField, WholeNumberField
-from scorekeeping.models import Player
+from scorekeeping.models import Game, Player
 
-METHODS = ("random", "named", "draw")
 MAX_PLAYERS_TYPED = 20
 
 
 class NewGameForm(RulesForm):
     player = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=200)
     draw = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=20)
-    method = forms.ChoiceField(choices=[(m, m) for m in METHODS], required=False)
+    method = forms.ChoiceField(choices=Game.DealerMethod.choices, required=False)
     dealer = WholeNumberField(required=False)
     colour = TextListField(max_items=MAX_PLAYERS_TYPED, max_length=20)  # a key each: the service checks them
     known = forms.CharField(required=False, max_length=200)  # a name chip tapped: it fills the next empty seat

@@ -2,14 +2,10 @@
 
 import os
 import time
-from pathlib import Path
 
 import pytest
 
-ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
-# MEASURE=1: pace the taps like a thumb and save screenshots, for the figures in the docs; CI
-# runs without (the behaviour is the same, only the waiting goes).
-MEASURE = os.environ.get("MEASURE") == "1"
+from .helpers import screenshots
 
 
 @pytest.fixture(scope="session")
@@ -47,19 +43,6 @@ def console_errors(page):
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return errors
-
-
-def screenshots(page, name):
-    """Save a full-page screenshot of ``page``, light and dark, under artifacts/screenshots/:
-    screenshots are for a person to look at, taken when measuring only."""
-    if not MEASURE:
-        return
-    folder = ARTIFACTS / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
-    page.emulate_media(color_scheme="light")
 
 
 @pytest.fixture

@@ -1,6 +1,13 @@
+import os
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
+
+ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
+# MEASURE=1: pace the taps like a thumb and save screenshots, for the figures in the docs; CI
+# runs without (the behaviour is the same, only the waiting goes).
+MEASURE = os.environ.get("MEASURE") == "1"
 
 # Every control needs a name a screen reader can say.
 UNNAMED_CONTROLS = """
@@ -143,3 +150,16 @@ def flight_recorder(page: Page) -> None:
 
 def flight_log(page: Page) -> str:
     return page.evaluate("() => (window.__flight || []).join('\\n')")
+
+
+def screenshots(page, name):
+    """Save a full-page screenshot of ``page``, light and dark, under artifacts/screenshots/:
+    screenshots are for a person to look at, taken when measuring only."""
+    if not MEASURE:
+        return
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(folder / f"{name}-{scheme}.png"), full_page=True)
+    page.emulate_media(color_scheme="light")

@@ -25,8 +25,7 @@ from playwright.sync_api import expect
 from referee.engine import find_rules, parse_cards, score_hand
 from referee.engine.clubs import pair, repeated
 
-from .conftest import ARTIFACTS, screenshots
-from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized
+from .helpers import ARTIFACTS, assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized, screenshots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshots
-from .helpers import enter_round, start_game
+from .helpers import enter_round, screenshots, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -21,8 +21,7 @@ from playwright.sync_api import Page, expect
 
 from referee.engine import find_rules, parse_cards, score_hand
 
-from .conftest import ARTIFACTS, MEASURE
-from .helpers import flight_log, flight_recorder
+from .helpers import ARTIFACTS, MEASURE, flight_log, flight_recorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from scorekeeping import colours
 
-from .conftest import screenshots
+from .helpers import screenshots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshots
-from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized
+from .helpers import assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized, screenshots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -1,6 +1,6 @@
 import pytest
 
-from .conftest import record
+from ..helpers import record
 
 
 @pytest.mark.parametrize("model", ["game", "player", "round", "change"])

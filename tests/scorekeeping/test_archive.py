@@ -15,7 +15,7 @@ from scorekeeping.services import RoundEntry, game_undo, round_replace
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web.charts import cumulative, totals_svg
 
-from .conftest import fresh, record, thirteen
+from ..helpers import fresh, record, thirteen
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from scorekeeping.selectors import game_standings
 from scorekeeping.selectors.stories import played
 from scorekeeping.web.presentation import board_rows
 
-from .conftest import fresh, record
+from ..helpers import fresh, record
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from django.urls import resolve
 
 from referee.engine import find_rules
 
-from .conftest import thirteen
+from ..helpers import thirteen
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from referee.engine.scoring import hand_left_size, possible_total, step
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Round
 
-from .conftest import record, thirteen
+from ..helpers import record, thirteen
 
 
 def _every_rules():

@@ -10,7 +10,7 @@ from scorekeeping.selectors.clubs import club_nights, club_nights_listed, season
 from scorekeeping.selectors.stories import server_stories
 from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
 
-from .conftest import fresh, record, thirteen
+from ..helpers import fresh, record, thirteen
 
 CARDS = ["2C", "2D", "2H", "2S", "5C", "5D", "5H", "5S"]
 

@@ -8,7 +8,7 @@ from scorekeeping.errors import Conflict, InvalidInput
 from scorekeeping.models import Change, Game, Round
 from scorekeeping.services import game_create, game_token_valid, game_undo, round_replace
 
-from .conftest import fresh, record, thirteen
+from ..helpers import fresh, record, thirteen
 
 
 def state(game):
