@@ -150,7 +150,7 @@ class RulesetOutput(Output):
     based_on = serializers.SerializerMethodField()
     reference = serializers.CharField(
         source="source",
-        help_text="The rules text in shared/rules a built-in ruleset follows (empty for house rules).",
+        help_text="The title of the rules document a built-in ruleset follows (empty for house rules).",
     )
     document = serializers.SerializerMethodField()
     variants_applied = serializers.ListField(child=serializers.CharField(), source="variants")

@@ -76,7 +76,7 @@ class Verdict:
         assert self.legal != bool(self.reasons), "an illegal verdict has reasons, a legal one none"
 
 
-def _illegal(action: str, reasons: Iterable[str], **kwargs: object) -> Verdict:
+def illegal(action: str, reasons: Iterable[str], **kwargs: object) -> Verdict:
     return Verdict(action, False, tuple(reasons), **kwargs)  # type: ignore[arg-type]
 
 
@@ -166,9 +166,9 @@ def check_layout(
                 "only {last} is won by laying the whole hand down"
             )
         last = rules.round_name(rules.rounds[-1].number)
-        return _illegal(action, [message.format(where=where, name=rules.display_name, last=last)])
+        return illegal(action, [message.format(where=where, name=rules.display_name, last=last)])
     if not final and rnd.final:
-        return _illegal(
+        return illegal(
             action,
             [
                 _(
@@ -179,17 +179,17 @@ def check_layout(
         )
     if not melds or not any(melds):
         message = _("no melds were given; the contract of {where} is {contract}")
-        return _illegal(action, [message.format(where=where, contract=rules.contract_words(number))])
+        return illegal(action, [message.format(where=where, contract=rules.contract_words(number))])
     if len(melds) > MAX_MELDS:
         message = _("{count} melds were given; the contract of {where} has {parts}")
-        return _illegal(action, [message.format(count=len(melds), where=where, parts=len(rnd.contract))])
+        return illegal(action, [message.format(count=len(melds), where=where, parts=len(rnd.contract))])
 
     wilds = _wilds(rules, number)
     exact = rules.exact_opening and not final
     all_cards = [p.card for meld in melds for p in meld]
     reasons = copy_reasons(rules, all_cards, players) + buys_reasons(rules, number, buys, players)
     if final:
-        reasons += _hand_size_reasons(rules, number, len(all_cards), where, buys)
+        reasons += hand_size_reasons(rules, number, len(all_cards), where, buys)
     else:
         reasons += layout_size_reasons(rules, number, len(all_cards), buys=buys, players=players)
 
@@ -256,7 +256,7 @@ def check_layout(
         reasons.append(
             _join_reason(rules, [readings(i, contract[c].kind)[0] for c, i in enumerate(order)], melds, order)
         )
-    return _illegal(action, reasons)
+    return illegal(action, reasons)
 
 
 def most_buys(rules: Rules, number: int, players: int | None = None) -> int:
@@ -358,7 +358,7 @@ def layoff_size_reasons(
     return [text]
 
 
-def _hand_size_reasons(rules: Rules, number: int, count: int, where: str, buys: int | None = None) -> list[str]:
+def hand_size_reasons(rules: Rules, number: int, count: int, where: str, buys: int | None = None) -> list[str]:
     need = rules.round(number).dealt + 1
     if buys is not None:
         need += 2 * buys
@@ -478,7 +478,7 @@ def check_layoff(
     rnd = rules.round(number)
     reasons: list[str] = []
     if rnd.final:
-        return _illegal(action, [_final_no_table(rules, number)])
+        return illegal(action, [_final_no_table(rules, number)])
     if opened_this_turn and not rules.layoff_on_opening_turn:
         variant = variant_allowing(rules, lambda r: r.layoff_on_opening_turn)
         if variant is not None:
@@ -496,7 +496,7 @@ def check_layoff(
     targets, why = _on_the_table(rules, number, target, cards, wilds, players)
     reasons += why
     if reasons:
-        return _illegal(action, reasons)
+        return illegal(action, reasons)
 
     limits: list[str] = []
     shaped_why: list[str] = []
@@ -513,8 +513,8 @@ def check_layoff(
         limits += [cannot.format(cards=_quote(cards), meld=onto, why=w) for w in broken]
         shaped_why += why
     if limits:
-        return _illegal(action, limits)
-    return _illegal(action, _layoff_misfit(rules, targets[0], cards, wilds, shaped_why))
+        return illegal(action, limits)
+    return illegal(action, _layoff_misfit(rules, targets[0], cards, wilds, shaped_why))
 
 
 def _layoff_misfit(
@@ -595,9 +595,9 @@ def check_swap(
         else:
             message = _("{name} fixes wilds once played: they cannot be taken back")
         reasons.append(message.format(name=rules.display_name, variant=variant))
-        return _illegal(action, reasons)
+        return illegal(action, reasons)
     if rnd.final:
-        return _illegal(action, [_final_no_table(rules, number)])
+        return illegal(action, [_final_no_table(rules, number)])
     if rules.swap is SwapPolicy.JOKER_IN_RUN and opened_this_turn:
         reasons.append(_("only a player who melded on an earlier turn may replace a joker"))
     wilds = _wilds(rules, number)
@@ -608,7 +608,7 @@ def check_swap(
     targets, why = _on_the_table(rules, number, target, cards, wilds, players)
     reasons += why
     if reasons:
-        return _illegal(action, reasons)
+        return illegal(action, reasons)
 
     card = cards[0].card
     assert card.rank is not None
@@ -624,7 +624,7 @@ def check_swap(
             if broken:
                 cannot = _("{card} cannot replace {wild} in {meld}: {why}")
                 meld = f"{t.describe()} ({t})"
-                return _illegal(action, [cannot.format(card=card, wild=p.card, meld=meld, why=w) for w in broken])
+                return illegal(action, [cannot.format(card=card, wild=p.card, meld=meld, why=w) for w in broken])
             return Verdict(
                 action,
                 True,
@@ -636,7 +636,7 @@ def check_swap(
                     ),
                 ),
             )
-    return _illegal(action, _swap_misfit(rules, targets, card))
+    return illegal(action, _swap_misfit(rules, targets, card))
 
 
 def _stands_for(identity: Identity, card: Card) -> bool:

@@ -39,12 +39,12 @@ from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit
 from .checks import (
     Action,
     Verdict,
-    _hand_size_reasons,
-    _illegal,
     buys_reasons,
     check_copies,
     check_layout,
     hand_capacity,
+    hand_size_reasons,
+    illegal,
     layout_size_reasons,
 )
 from .i18n import _
@@ -81,7 +81,7 @@ class Steps:
 
 
 def _too_many(action: str) -> Verdict:
-    return _illegal(
+    return illegal(
         action,
         [
             _(
@@ -507,9 +507,9 @@ def solve_open(
     if rnd.final:
         return check_layout(rules, number, [[Played(c) for c in hand]], final=False, players=players)
     if buys_reasons(rules, number, buys, players):
-        return _illegal(Action.OPEN, buys_reasons(rules, number, buys, players))
+        return illegal(Action.OPEN, buys_reasons(rules, number, buys, players))
     if len(hand) > hand_capacity(rules, number, buys=buys, players=players):
-        return _illegal(Action.OPEN, layout_size_reasons(rules, number, len(hand), buys=buys, players=players))
+        return illegal(Action.OPEN, layout_size_reasons(rules, number, len(hand), buys=buys, players=players))
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
     books = [c for c in rnd.contract if c.kind is Kind.BOOK]
     runs = sorted((c for c in rnd.contract if c.kind is Kind.RUN), key=lambda c: c.length)
@@ -517,7 +517,7 @@ def solve_open(
     # The round is won by a discard, so an opening keeps at least one card back.
     need = sum(c.length for c in rnd.contract)
     if not rules.going_out_discard and len(hand) < need:
-        return _illegal(
+        return illegal(
             Action.OPEN,
             [
                 _("{contract} takes {need} cards; the hand has {n}").format(
@@ -526,7 +526,7 @@ def solve_open(
             ],
         )
     if rules.going_out_discard and len(hand) < need + 1:
-        return _illegal(
+        return illegal(
             Action.OPEN,
             [
                 _("{contract} takes {need} cards and one more must stay in hand to discard; the hand has {n}").format(
@@ -578,7 +578,7 @@ def solve_open(
     except TooManyWays:
         return _too_many(Action.OPEN)
     if laid is None:
-        return _illegal(
+        return illegal(
             Action.OPEN,
             [
                 _("this hand holds no opening for {where}: {contract}").format(
@@ -671,9 +671,9 @@ def solve_go_out(
     if not rnd.final:
         return check_layout(rules, number, [[Played(c) for c in hand]], final=True, players=players)
     where = rules.round_name(number)
-    size = buys_reasons(rules, number, buys, players) or _hand_size_reasons(rules, number, len(hand), where, buys)
+    size = buys_reasons(rules, number, buys, players) or hand_size_reasons(rules, number, len(hand), where, buys)
     if size:
-        return _illegal(Action.GO_OUT, size)
+        return illegal(Action.GO_OUT, size)
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
     runs = list(rnd.contract)
     try:
@@ -696,7 +696,7 @@ def solve_go_out(
     except TooManyWays:
         return _too_many(Action.GO_OUT)
     if found is None:
-        return _illegal(
+        return illegal(
             Action.GO_OUT,
             [
                 _("these {n} cards cannot all be laid in {contract}").format(
