@@ -45,7 +45,8 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
-from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
+from scorekeeping.web.entry import DraftView, EntryView, entry_view
+from scorekeeping.web.entry_state import EntryState
 from scorekeeping.web.pages import game_head, streamed
 from scorekeeping.web.presentation import (
     BoardRow,
