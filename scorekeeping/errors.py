@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 
 from referee.engine.rounds import EntryField
 
@@ -45,8 +45,10 @@ class InvalidInput(ScorekeepingError):
     """400: the input breaks a rule (an unknown player, too many cards, a round out of order)."""
 
 
-class NotFound(ScorekeepingError):
-    """404: no such player in the game, or no round in progress."""
+class NotFound(ScorekeepingError, Http404):
+    """404: no such game, club or night (the selectors'), no such player in the game, or no round in
+    progress. It is Django's ``Http404`` too: a page answers its 404 page and the API its JSON
+    error, with nothing in between to turn one into the other."""
 
     status = 404
 

@@ -21,7 +21,8 @@ from rest_framework.views import APIView
 
 from referee.engine.clubs import SCORINGS
 from scorekeeping import ratelimit
-from scorekeeping.access import check_organiser, creating
+from scorekeeping.access import creating
+from scorekeeping.api.permissions import ClubOrganiser, club_of, organiser_token_if_presented
 from scorekeeping.api.representations import Output
 from scorekeeping.api.stories import MEMBER_PROFILE, member_profile_data
 from scorekeeping.api.writes import WRITE_ERRORS, RulesInput, secret, share_base_of
@@ -211,16 +212,10 @@ class SeasonOutput(Output):
     standings = SeasonStandingOutput(many=True)
 
 
-def _organiser(request: Request, club_id: str) -> tuple[Club, str]:
-    club = club_get(club_id=club_id)
-    token = request.headers.get("X-Club-Token")
-    check_organiser(request, club, token)
-    return club, token or ""
-
-
-def _organiser_night(request: Request, club_id: str, night_id: int) -> tuple[Club, Night, str]:
-    """The club (404), the organiser's token (403), then the night (404)."""
-    club, token = _organiser(request, club_id)
+def _organiser_night(view: APIView, night_id: int) -> tuple[Club, Night, str]:
+    """The club (404) and the organiser's token (403), as ``ClubOrganiser`` let them through, then
+    the night (404)."""
+    club, token = club_of(view)
     return club, night_get(club=club, night_id=night_id), token
 
 
@@ -323,11 +318,13 @@ class ClubView(APIView):
 class MembersView(APIView):
     """Add members (a list of names; the new ones are added)."""
 
+    permission_classes = [ClubOrganiser]
+
     InputSerializer = NamesInput
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MembersOutput, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str) -> Response:
-        club, _token = _organiser(request, club_id)
+        club, _token = club_of(self)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         members_add(club=club, names=serializer.validated_data["names"])
@@ -337,6 +334,8 @@ class MembersView(APIView):
 class MemberView(APIView):
     """A member's profile; rename a member (their history goes with them), or retire one (kept in
     the history)."""
+
+    permission_classes = [ClubOrganiser]
 
     class InputSerializer(InputSerializer):
         """A member's new name."""
@@ -355,7 +354,7 @@ class MemberView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MemberOutput, **WRITE_ERRORS})
     def patch(self, request: Request, club_id: str, name: str) -> Response:
-        club, _token = _organiser(request, club_id)
+        club, _token = club_of(self)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         member = member_rename(club=club, name=name, new_name=serializer.validated_data["name"])
@@ -363,13 +362,15 @@ class MemberView(APIView):
 
     @extend_schema(parameters=[ORGANISER], responses={204: None, **WRITE_ERRORS})
     def delete(self, request: Request, club_id: str, name: str) -> Response:
-        club, _token = _organiser(request, club_id)
+        club, _token = club_of(self)
         member_retire(club=club, name=name)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class NightsView(APIView):
     """Start a club night."""
+
+    permission_classes = [ClubOrganiser]
 
     class InputSerializer(RulesInput):
         """A club night: its rules, sittings, the tables' preferred size, the scoring and the date."""
@@ -389,7 +390,7 @@ class NightsView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str) -> Response:
-        club, token = _organiser(request, club_id)
+        club, token = club_of(self)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         night = night_create(club=club, **serializer.validated_data)
@@ -404,20 +405,20 @@ class NightView(APIView):
     def get(self, request: Request, club_id: str, night_id: int) -> Response:
         club = club_get(club_id=club_id)
         night = night_get(club=club, night_id=night_id)
-        token = request.headers.get("X-Club-Token")
-        if token:
-            check_organiser(request, club, token)
+        token = organiser_token_if_presented(request, club)
         return secret(Response(night_data(request, night, token)))
 
 
 class PresentView(APIView):
     """Who is here (names that are no member become members)."""
 
+    permission_classes = [ClubOrganiser]
+
     InputSerializer = NamesInput
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: PresentOutput, **WRITE_ERRORS})
     def put(self, request: Request, club_id: str, night_id: int) -> Response:
-        _club, night, _token = _organiser_night(request, club_id, night_id)
+        _club, night, _token = _organiser_night(self, night_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         members = night_present(night=night, names=serializer.validated_data["names"])
@@ -427,6 +428,8 @@ class PresentView(APIView):
 class SittingsView(APIView):
     """Draw the next sitting's tables."""
 
+    permission_classes = [ClubOrganiser]
+
     class InputSerializer(InputSerializer):
         class Meta:
             ref_name = "SittingInput"
@@ -435,7 +438,7 @@ class SittingsView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={201: SittingOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:
-        club, night, token = _organiser_night(request, club_id, night_id)
+        club, night, token = _organiser_night(self, night_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sitting = sitting_draw(night=night, organiser_token=token, force=serializer.validated_data["force"])
@@ -447,9 +450,11 @@ class SittingsView(APIView):
 class TableEndView(APIView):
     """End an unfinished table: its standings count as they stand."""
 
+    permission_classes = [ClubOrganiser]
+
     @extend_schema(request=None, parameters=[ORGANISER], responses={200: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
-        club, night, token = _organiser_night(request, club_id, night_id)
+        club, night, token = _organiser_night(self, night_id)
         table_end(night=night, sitting=sitting, table=table)
         return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
 
@@ -458,9 +463,11 @@ class TableTokenView(APIView):
     """A club table's new edit link (only the organiser's token mints one): the old link and every
     phone's right made from it stop working. Answers the night, with every table's edit link."""
 
+    permission_classes = [ClubOrganiser]
+
     @extend_schema(request=None, parameters=[ORGANISER], responses={200: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int, sitting: int, table: int) -> Response:
-        club, night, token = _organiser_night(request, club_id, night_id)
+        club, night, token = _organiser_night(self, night_id)
         table_token_replace(night=night, sitting=sitting, table=table, organiser_token=token)
         return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
 
@@ -468,9 +475,11 @@ class TableTokenView(APIView):
 class NightFinishView(APIView):
     """Finish the night."""
 
+    permission_classes = [ClubOrganiser]
+
     @extend_schema(request=None, parameters=[ORGANISER], responses={200: NightOutput, **WRITE_ERRORS})
     def post(self, request: Request, club_id: str, night_id: int) -> Response:
-        club, night, token = _organiser_night(request, club_id, night_id)
+        club, night, token = _organiser_night(self, night_id)
         night_finish(night=night)
         return secret(Response(night_data(request, night_get(club=club, night_id=night_id), token)))
 

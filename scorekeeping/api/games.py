@@ -13,7 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeping import colours as palette
-from scorekeeping.access import check_token, creating, token_if_valid
+from scorekeeping.access import creating
+from scorekeeping.api.permissions import GameEditToken, edit_token_if_valid, game_of
 from scorekeeping.api.representations import (
     ChangeOutput,
     GameOutput,
@@ -28,13 +29,12 @@ from scorekeeping.api.writes import (
     WRITE_ERRORS,
     RulesInput,
     created,
-    presented_token,
     secret,
     share_base_of,
     version_field,
     written,
 )
-from scorekeeping.selectors import game_get, game_history, game_standings
+from scorekeeping.selectors import game_filled, game_get, game_history, game_standings
 from scorekeeping.services import (
     game_create,
     game_token_replace,
@@ -116,7 +116,7 @@ class GameView(APIView):
     @extend_schema(parameters=[READ_TOKEN], responses={200: GameOutput, 404: ERROR, 429: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
         game = game_get(game_id=game_id)
-        known = token_if_valid(request, game, presented_token(request))
+        known = edit_token_if_valid(request, game)
         response = Response(game_data(game, base_url=share_base_of(request), token=known))
         return secret(response) if known else response
 
@@ -146,6 +146,8 @@ class HistoryView(APIView):
 class UndoView(APIView):
     """Undo the latest change still in force (it stays in the history)."""
 
+    permission_classes = [GameEditToken]
+
     class InputSerializer(InputSerializer):
         """The version the undo was decided on, to refuse it if the game changed meanwhile."""
 
@@ -156,8 +158,7 @@ class UndoView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
-        game = game_get(game_id=game_id)
-        check_token(request, game, presented_token(request))
+        game = game_filled(game_of(self))
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game_undo(game=game, version=serializer.validated_data["version"])
@@ -168,10 +169,11 @@ class EditTokenView(APIView):
     """Replace a leaked edit token: the old one, its edit link and every phone's right made from
     it stop working. Answers the game with the new ``edit_token`` (shown once)."""
 
+    permission_classes = [GameEditToken]
+
     @extend_schema(request=None, parameters=[TOKEN], responses={201: NewGameOutput, 403: ERROR, 404: ERROR, 429: ERROR})
     def post(self, request: Request, game_id: str) -> Response:
-        game = game_get(game_id=game_id)
-        check_token(request, game, presented_token(request))
+        game = game_filled(game_of(self))
         token = game_token_replace(game=game)
         return created(request, game, token)
 

@@ -3,7 +3,6 @@ progress, ``draft``), each write with the edit token in ``X-Game-Token``."""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -13,7 +12,7 @@ from rest_framework.views import APIView
 
 from referee.engine.rounds import RoundEntry
 from referee.fields import CardsField
-from scorekeeping.access import check_token
+from scorekeeping.api.permissions import GameEditToken, game_of
 from scorekeeping.api.representations import (
     DraftOutput,
     GameOutput,
@@ -22,14 +21,12 @@ from scorekeeping.api.representations import (
 from scorekeeping.api.writes import (
     TOKEN,
     WRITE_ERRORS,
-    game_to_change,
-    presented_token,
     version_field,
     written,
 )
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Game
-from scorekeeping.selectors import game_get
+from scorekeeping.selectors import game_filled, game_head
 from scorekeeping.services import (
     draft_current,
     draft_discard,
@@ -76,10 +73,11 @@ class RoundInput(InputSerializer):
 class RoundsView(APIView):
     """Record the next round."""
 
+    permission_classes = [GameEditToken]
+
     @extend_schema(request=RoundInput, parameters=[TOKEN], responses={201: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
-        game = game_get(game_id=game_id)
-        check_token(request, game, presented_token(request))
+        game = game_filled(game_of(self))
         serializer = RoundInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -89,6 +87,8 @@ class RoundsView(APIView):
 
 class RoundView(APIView):
     """Correct a recorded round."""
+
+    permission_classes = [GameEditToken]
 
     class InputSerializer(RoundInput):
         """A corrected result for the round in the address."""
@@ -102,8 +102,7 @@ class RoundView(APIView):
 
     @extend_schema(request=InputSerializer, parameters=[TOKEN], responses={200: GameOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str, number: int) -> Response:
-        game = game_get(game_id=game_id)
-        check_token(request, game, presented_token(request))
+        game = game_filled(game_of(self))
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry, version = serializer.to_entry(), serializer.validated_data["version"]
@@ -156,13 +155,15 @@ def _draft(game: Game) -> Response:
 class DraftView(APIView):
     """The round in progress: each player's hand sent in on its own, recorded when all are in."""
 
+    permission_classes = [GameEditToken]
+
     @extend_schema(responses={200: DraftOutput, 404: ERROR})
     def get(self, request: Request, game_id: str) -> Response:
-        return _draft(get_object_or_404(Game, pk=game_id))
+        return _draft(game_head(game_id=game_id))
 
     @extend_schema(request=DraftInput, parameters=[TOKEN], responses={200: DraftOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str) -> Response:
-        game = game_to_change(request, game_id)
+        game = game_of(self)
         serializer = DraftInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -171,7 +172,7 @@ class DraftView(APIView):
 
     @extend_schema(parameters=[TOKEN], responses={204: None, 403: ERROR, 404: ERROR, 429: ERROR})
     def delete(self, request: Request, game_id: str) -> Response:
-        game = game_to_change(request, game_id)
+        game = game_of(self)
         draft_discard(game=game)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -179,9 +180,11 @@ class DraftView(APIView):
 class DraftHandView(APIView):
     """Send in (or replace) one player's hand, checked as a recorded hand is."""
 
+    permission_classes = [GameEditToken]
+
     @extend_schema(request=DraftHandInput, parameters=[TOKEN], responses={200: DraftOutput, **WRITE_ERRORS})
     def put(self, request: Request, game_id: str, name: str) -> Response:
-        game = game_to_change(request, game_id)
+        game = game_of(self)
         serializer = DraftHandInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -194,9 +197,11 @@ class DraftHandView(APIView):
 class DraftRecordView(APIView):
     """Record the round in progress from the hands sent in; 400 naming every hand still missing."""
 
+    permission_classes = [GameEditToken]
+
     @extend_schema(request=DraftRecordInput, parameters=[TOKEN], responses={201: GameOutput, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
-        game = game_to_change(request, game_id)
+        game = game_of(self)
         serializer = DraftRecordInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         draft_record(game=game, version=serializer.validated_data["version"])

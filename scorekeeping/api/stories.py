@@ -20,7 +20,8 @@ from referee.engine.ladder import Ladder
 from referee.engine.stories import Profile, Recap, Record, recap
 from referee.fields import RulesetField
 from referee.rulebook import SLUG_MAX, rules_for
-from scorekeeping.access import check_organiser, creating
+from scorekeeping.access import creating
+from scorekeeping.api.permissions import club_organised
 from scorekeeping.api.representations import NewGameOutput
 from scorekeeping.api.writes import created
 from scorekeeping.errors import InvalidInput, NotFound
@@ -357,16 +358,14 @@ class SheetImportView(APIView):
             raise InvalidInput(said.format(n=upload.size // 1024, most=MAX_BYTES // 1024), "file")
         content = upload.read(MAX_BYTES + 1)
         if "club" in data:
-            club = club_get(club_id=data["club"])
-            token = request.headers.get("X-Club-Token")
-            check_organiser(request, club, token)
+            club, token = club_organised(request, data["club"])
             count_tables(club, 1)  # a club's imported table counts as a drawn one, before it is read
             game, edit = sheet_import(
                 data=content,
                 ruleset=data["ruleset"],
                 variants=data["variants"],
                 club=club,
-                organiser_token=token or "",
+                organiser_token=token,
                 date=data.get("date"),
             )
         else:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers, status
@@ -11,7 +10,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from referee.engine import DEFAULT_RULESET
-from scorekeeping.access import check_token
 from scorekeeping.api.representations import (
     game_data,
 )
@@ -61,13 +59,6 @@ def version_field(help_text: str) -> serializers.IntegerField:
     return serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=0, max_value=INT, help_text=help_text
     )
-
-
-def game_to_change(request: Request, game_id: str) -> Game:
-    """The game's row (404), once the edit token says the caller may change it (403)."""
-    game = get_object_or_404(Game, pk=game_id)
-    check_token(request, game, presented_token(request))
-    return game
 
 
 class RulesInput(InputSerializer):

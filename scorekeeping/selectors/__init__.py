@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from referee.engine import Component, Rules
 from referee.engine.rounds import dealer_seat
 from referee.engine.standings import Entrant, ranked, tie_notes
+from scorekeeping.errors import NotFound
 from scorekeeping.models import Change, Game, Player, Round, Score
 from scorekeeping.selectors.seated import SeatedPlayer
 
@@ -59,10 +59,44 @@ def linked(game: Game) -> Game:
     return game
 
 
+def _found(game: Game | None) -> Game:
+    if game is None:
+        raise NotFound("no such game", "game")
+    return game
+
+
+def game_head(*, game_id: str) -> Game:
+    """The game's row alone (one query), or ``NotFound`` (404 for a page and for the API): what a
+    guard checks a token against, and what a page that needs no round reads."""
+    return _found(Game.objects.filter(pk=game_id).first())
+
+
 def game_get(*, game_id: str, scores: bool = True) -> Game:
-    """The game with its players, rounds and scores (4 queries), or 404. Without ``scores`` the
-    rounds come without them (3 queries); ``with_scores`` loads them when a page needs them."""
-    return linked(get_object_or_404(games_with_everything(scores=scores), pk=game_id))
+    """The game with its players, rounds and scores (4 queries), or ``NotFound`` (404). Without
+    ``scores`` the rounds come without them (3 queries); ``with_scores`` loads them when a page
+    needs them."""
+    return linked(_found(games_with_everything(scores=scores).filter(pk=game_id).first()))
+
+
+def games_opened(*, ids: list[str]) -> list[Game]:
+    """The games of ``ids`` that exist, in the order of ``ids``, each with everything (4 queries)."""
+    found = {g.pk: g for g in games_with_everything().filter(pk__in=ids)}
+    return [linked(found[i]) for i in ids if i in found]
+
+
+def game_with_players(*, game_id: str) -> Game | None:
+    """The game's row with its players (2 queries), or None: a game a phone may have forgotten."""
+    return Game.objects.filter(pk=game_id).prefetch_related("players").first()
+
+
+def latest_change(*, game: Game) -> Change | None:
+    """The game's newest change (one query), undone or not."""
+    return Change.objects.filter(game=game).order_by("-id").first()
+
+
+def server_games_count() -> int:
+    """How many games this server holds outside any club (one query)."""
+    return Game.objects.filter(club_table__isnull=True).count()
 
 
 def with_scores(game: Game) -> Game:

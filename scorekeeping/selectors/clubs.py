@@ -28,10 +28,26 @@ from scorekeeping.selectors.seated import MemberName, SeatedPlayer
 
 
 def club_get(*, club_id: str) -> Club:
+    """The club's row (one query), or ``NotFound`` (404 for a page and for the API)."""
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         raise NotFound("no such club", "club")
     return club
+
+
+def club_member(*, club: Club, member_id: int | None) -> Member | None:
+    """The club's member of that id, retired or not (one query), or None."""
+    return Member.objects.filter(club=club, pk=member_id).first() if member_id is not None else None
+
+
+def members_active(*, club: Club) -> list[Member]:
+    """The club's members still offered (not retired), one query."""
+    return list(Member.objects.filter(club=club, active=True))
+
+
+def night_present_member(*, night: Night, member_id: int | None) -> Member | None:
+    """The member of that id checked in at the night (one query), or None."""
+    return night.present.filter(pk=member_id).first() if member_id is not None else None
 
 
 SITTINGS = (

@@ -22,6 +22,7 @@ from scorekeeping.selectors import (
     game_get,
     game_standings,
     games_summaries,
+    server_games_count,
     with_scores,
 )
 from scorekeeping.selectors.stories import server_stories
@@ -51,7 +52,7 @@ def listed(request: HtmxHttpRequest) -> tuple[list[str] | None, int]:
     if settings.PRIVATE_LISTS:
         ids = phone.game_ids(request)
         return ids, len(ids)
-    return None, Game.objects.filter(club_table__isnull=True).count()
+    return None, server_games_count()
 
 
 @require_safe

@@ -4,32 +4,30 @@ club's pages) so that the club page shows the organiser each table's edit link."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
-from typing import Any
 
-from django.conf import settings
-from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from referee.engine.clubs import SCORINGS
 from referee.forms import ruleset_typed
 from referee.rulebook import rules_for, rulesets_offered
 from scorekeeping.access import check_organiser
-from scorekeeping.errors import EditForbidden, InvalidInput, NotFound, ScorekeepingError, TooManyRequests
+from scorekeeping.errors import EditForbidden, InvalidInput, TooManyRequests
 from scorekeeping.links import edit_path, night_events_path, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
 from scorekeeping.selectors.clubs import (
     TableState,
+    club_get,
+    club_member,
     club_nights,
     club_nights_listed,
+    members_active,
     night_get,
     night_results,
     night_running,
@@ -39,7 +37,6 @@ from scorekeeping.selectors.clubs import (
 )
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
-    club_token_valid,
     member_rename,
     member_retire,
     members_add,
@@ -51,14 +48,10 @@ from scorekeeping.services.clubs import (
     table_token,
 )
 from scorekeeping.web.forms import SeasonForm
+from scorekeeping.web.guards import keep_organiser_token, organiser_only, organiser_refused, organiser_token
 from scorekeeping.web.pages import followed, streamed
 from scorekeeping.webkit.formdata import form_int
-from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
-
-
-def _cookie(club_id: str) -> str:
-    return f"club-{club_id}"
-
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 NIGHTS_IN_FULL = 3  # the club page's newest nights, with their tables and standings
 NIGHTS_LISTED = 50  # the older nights a page lists, a line each (the next ones on the next page)
@@ -68,9 +61,9 @@ NIGHTS_LISTED = 50  # the older nights a page lists, a line each (the next ones 
 def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     """The club: its newest nights in full, the older ones a line each (``?page=2`` the next
     ones), its members; the same few queries and a bounded page however long its history."""
-    found = get_object_or_404(Club, pk=club_id)
-    token = request.COOKIES.get(_cookie(found.pk))
-    organiser = club_token_valid(club=found, token=token)
+    found = club_get(club_id=club_id)
+    token = organiser_token(request, found)
+    organiser = token is not None
     base, _source = share_base(request)
     page = min(max(form_int(request.GET.get("page"), 1), 1), 10_000)
     nights = []
@@ -119,7 +112,7 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
 def club_season(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     """The club's standings over a date range (every night by default), each player's best N
     nights counted, and who has played enough nights for the title."""
-    found = get_object_or_404(Club, pk=club_id)
+    found = club_get(club_id=club_id)
     form = SeasonForm(request.GET or None)
     rows = []
     if not request.GET or form.is_valid():
@@ -183,11 +176,8 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     date by push. It holds no right, whoever opens it (the organiser's cookie is not read): a
     table's QR code takes a phone to the night's "Who are you?" for that table's players, where
     one tap seats it at its table (an "I am" right, which never hands out the edit link)."""
-    found = get_object_or_404(Club, pk=club_id)
-    try:
-        night = night_get(club=found, night_id=night_id)
-    except NotFound:
-        raise Http404 from None
+    found = club_get(club_id=club_id)
+    night = night_get(club=found, night_id=night_id)
     base, _source = share_base(request)
     states = night_tables(night)
     current = max(states) if states else None
@@ -229,44 +219,7 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
     return followed(request, "clubs/room.html", context, no_store=True)
 
 
-def _organiser_only(view: Callable[..., str]) -> Callable[..., HttpResponse]:
-    """A form of the organiser's: the club (404), the organiser's token from this phone's cookie
-    (403 without it), then back to the club page with what happened said once; to htmx (a name
-    ticked on the check-in list), what happened alone, for the form's status line."""
-
-    @wraps(view)
-    def guarded(request: HtmxHttpRequest, club_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        found = get_object_or_404(Club, pk=club_id)
-        token = request.COOKIES.get(_cookie(found.pk))
-        try:
-            check_organiser(request, found, token)
-        except (EditForbidden, TooManyRequests) as exc:
-            context = {"club": found, "message": exc.message}
-            return render(request, "clubs/forbidden.html", context, status=exc.status)
-        try:
-            said = view(request, found, token or "", *args, **kwargs)
-        except ScorekeepingError as exc:
-            if request.htmx:
-                context = {"said": exc.message, "failed": True}
-                return render(request, "clubs/club.html#said", context, status=refused(request, exc.status))
-            messages.error(request, exc.message)
-        else:
-            if request.htmx:
-                return render(request, "clubs/club.html#said", {"said": said})
-            messages.success(request, said)
-        return HttpResponseRedirect(reverse("club", args=[found.pk]))
-
-    return require_POST(guarded)
-
-
-def _night_of(club: Club, night_id: int) -> Night:
-    try:
-        return night_get(club=club, night_id=night_id)
-    except NotFound:
-        raise Http404 from None
-
-
-@_organiser_only
+@organiser_only
 def night_new(request: HtmxHttpRequest, club: Club, token: str) -> str:
     night = night_create(
         club=club,
@@ -278,17 +231,16 @@ def night_new(request: HtmxHttpRequest, club: Club, token: str) -> str:
     return _("A club night of {n} sittings is open: check in who is here.").format(n=night.sittings)
 
 
-@_organiser_only
-def present(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
+@organiser_only
+def present(request: HtmxHttpRequest, club: Club, token: str, night: Night) -> str:
     """Who is here: the members ticked, and the names typed (one a line), new members if need be;
     or, a box ticked or unticked with htmx (``tick``: the member), that member alone."""
-    night = _night_of(club, night_id)
     tick = form_int(request.POST.get("tick"), None)
     if tick is not None:
         count = night_check_in(night=night, member_id=tick, here=str(tick) in request.POST.getlist("member"))
         return ngettext("{n} player is here.", "{n} players are here.", count).format(n=count)
     ticked = set(request.POST.getlist("member"))
-    names = [m.name for m in club.members.filter(active=True) if str(m.pk) in ticked]
+    names = [m.name for m in members_active(club=club) if str(m.pk) in ticked]
     names += [line for line in request.POST.get("more", "").splitlines() if line.strip()][:MAX_MEMBERS]
     if not names:
         raise InvalidInput(_("Tick who is here, or type their names."), "names")
@@ -296,10 +248,10 @@ def present(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> 
     return ngettext("{n} player is here.", "{n} players are here.", len(here)).format(n=len(here))
 
 
-@_organiser_only
+@organiser_only
 def members(request: HtmxHttpRequest, club: Club, token: str) -> str:
     """New members, one name a line (a pasted list), or one member renamed or retired."""
-    member = club.members.filter(pk=form_int(request.POST.get("member"), None)).first()
+    member = club_member(club=club, member_id=form_int(request.POST.get("member"), None))
     if member is not None and request.POST.get("action") == "retire":
         member_retire(club=club, name=member.name)
         return _("{name} is retired: kept in the history, no longer offered.").format(name=member.name)
@@ -313,43 +265,33 @@ def members(request: HtmxHttpRequest, club: Club, token: str) -> str:
     return ngettext("The club has {n} member.", "The club has {n} members.", len(added)).format(n=len(added))
 
 
-@_organiser_only
-def draw(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
-    sitting = sitting_draw(
-        night=_night_of(club, night_id), organiser_token=token, force=request.POST.get("force") == "1"
-    )
+@organiser_only
+def draw(request: HtmxHttpRequest, club: Club, token: str, night: Night) -> str:
+    sitting = sitting_draw(night=night, organiser_token=token, force=request.POST.get("force") == "1")
     return _("Sitting {n} is drawn: the tables are below, and on the room screen.").format(n=sitting.number)
 
 
-@_organiser_only
-def finish(request: HtmxHttpRequest, club: Club, token: str, night_id: int) -> str:
+@organiser_only
+def finish(request: HtmxHttpRequest, club: Club, token: str, night: Night) -> str:
     """The night ends: only once the organiser confirmed it in words ("Finish the night? Tables
     still playing: 3"), so that a tap meant for Draw never ends a night."""
     if request.POST.get("confirm") != "1":
         raise InvalidInput(_("The night was not finished: confirm it with Yes, finish the night."), "confirm")
-    night_finish(night=_night_of(club, night_id))
+    night_finish(night=night)
     return _("The night is finished.")
 
 
 @require_safe
 def club_join(request: HtmxHttpRequest, club_id: str, token: str) -> HttpResponse:
     """The organiser link: a right token is kept on this phone, then leaves the address bar."""
-    found = get_object_or_404(Club, pk=club_id)
+    found = club_get(club_id=club_id)
     try:
         check_organiser(request, found, token)
     except (EditForbidden, TooManyRequests) as exc:
-        response = render(request, "clubs/forbidden.html", {"club": found, "message": exc.message}, status=exc.status)
+        response = organiser_refused(request, found, exc)
     else:
         response = HttpResponseRedirect(reverse("club", args=[found.pk]))
-        response.set_cookie(
-            _cookie(found.pk),
-            token,
-            max_age=settings.SESSION_COOKIE_AGE,
-            path=reverse("club", args=[found.pk]),
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-            samesite="Lax",
-        )
+        keep_organiser_token(response, found, token)
     response["Referrer-Policy"] = "no-referrer"
     patch_cache_control(response, no_store=True)
     return response

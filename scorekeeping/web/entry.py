@@ -1,159 +1,27 @@
-"""The round-entry form of the table page: what the phone sent, and what to show back.
+"""The round-entry form of the table page: what to show back, hand by hand.
 
-Parsing the POST and laying out the form live here; scoring and every rule stay in
-``services`` (``round_preview`` while typing, ``round_record``/``round_replace`` on submit).
+What the phone sent is ``entry_state``; which faults the form shows, ``entry_errors``. Scoring
+and every rule stay in ``services`` (``round_preview`` while typing, ``round_record``/
+``round_replace`` on submit).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee.engine import Card, RefereeError, parse_cards
-from referee.engine.rounds import EntryField, Fault, RoundEntry, cutter_seat
-from referee.forms import cleaned
-from referee.keypad import press, pressed
+from referee.engine.rounds import EntryField, cutter_seat
 from referee.presentation import Chip, Keypad, chips, keypad
 from scorekeeping.errors import ErrorKey
-from scorekeeping.models import DraftHand, Game, Player, Round
+from scorekeeping.models import Game, Player
 from scorekeeping.services import DraftStatus, round_preview
-from scorekeeping.web.forms import RoundEntryForm
+from scorekeeping.web.entry_errors import as_submitted, while_typing
+from scorekeeping.web.entry_state import EntryState
 from scorekeeping.webkit.formdata import form_int
-
-NO_WINNER = "none"
-
-
-def no_winner_chosen() -> dict[ErrorKey, list[str]]:
-    """The error of an entry sent without who went out, in the language of the request."""
-    return {EntryField("winner"): [_("Choose who went out (or no one, if the stock ran out).")]}
-
-
-@dataclass
-class EntryState:
-    """The form as the phone last sent it (or as a stored round prefills it)."""
-
-    winner: str = ""  # a seat, "none", or "" (not chosen yet)
-    hands: dict[int, str] = field(default_factory=dict)
-    points: dict[int, str] = field(default_factory=dict)
-    buys: dict[int, str] = field(default_factory=dict)
-    cut_bonus: bool = False
-    active: int | None = None
-    version: int | None = None
-
-    @classmethod
-    def from_post(cls, post: QueryDict, players: list[Player]) -> EntryState:
-        values = cleaned(RoundEntryForm(post, players=players))
-        state = cls(
-            winner=values.get("winner") or "",
-            cut_bonus=bool(values.get("cut_bonus")),
-            version=values.get("version"),
-            active=values.get("active"),
-        )
-        for p in players:
-            state.hands[p.seat] = values.get(f"hand-{p.seat}") or ""
-            state.points[p.seat] = values.get(f"points-{p.seat}") or ""
-            state.buys[p.seat] = values.get(f"buys-{p.seat}") or ""
-        return state
-
-    @classmethod
-    def from_round(cls, rnd: Round, players: list[Player], version: int) -> EntryState:
-        state = cls(winner=str(rnd.winner.seat) if rnd.winner else NO_WINNER, cut_bonus=rnd.cut_bonus, version=version)
-        scores = {s.player_id: s for s in rnd.scores.all()}
-        for p in players:
-            score = scores.get(p.pk)
-            if score is None or (rnd.winner_id == p.pk):
-                continue
-            if score.typed:
-                state.points[p.seat] = str(score.penalty)
-            else:
-                state.hands[p.seat] = score.cards
-            if score.buys:
-                state.buys[p.seat] = str(score.buys)
-        return state
-
-    @classmethod
-    def from_snapshot(cls, snapshot: Mapping[str, Any], players: list[Player], version: int) -> EntryState:
-        """The form filled in as a round was recorded (an undone round comes back to be fixed)."""
-        seats = {p.name: p.seat for p in players}
-        winner = snapshot.get("winner")
-        state = cls(winner=str(seats[winner]) if winner in seats else NO_WINNER, version=version)
-        state.cut_bonus = bool(snapshot.get("cut_bonus"))
-        for score in snapshot.get("scores", []):
-            seat = seats.get(score.get("player"))
-            if seat is None or score.get("player") == winner:
-                continue
-            if score.get("typed"):
-                state.points[seat] = str(score.get("penalty", ""))
-            else:
-                state.hands[seat] = str(score.get("cards", ""))
-            if score.get("buys"):
-                state.buys[seat] = str(score["buys"])
-        return state
-
-    @classmethod
-    def from_draft(cls, status: DraftStatus, version: int, active: int | None) -> EntryState:
-        """The form as the round in progress holds it: who went out, every hand kept so far."""
-        draft = status.draft
-        state = cls(winner=str(draft.winner.seat) if draft.winner else NO_WINNER, version=version, active=active)
-        state.cut_bonus = draft.cut_bonus
-        for p in status.players:
-            hand = status.hands.get(p.pk)
-            if hand is not None:
-                state.take_hand(p.seat, hand)
-        return state
-
-    def take_hand(self, seat: int, hand: DraftHand) -> None:
-        """One player's hand as the round in progress holds it (sent in from another phone)."""
-        self.hands[seat] = hand.cards
-        self.points[seat] = "" if hand.cards or hand.points is None else str(hand.points)
-        self.buys[seat] = str(hand.buys) if hand.buys else ""
-
-    def take_others(self, fresh: EntryState, players: list[Player]) -> None:
-        """Every hand but the one typed here, who went out and the cut bonus as ``fresh`` has them."""
-        for p in players:
-            if p.seat != self.active:
-                self.hands[p.seat] = fresh.hands.get(p.seat, "")
-                self.points[p.seat] = fresh.points.get(p.seat, "")
-                self.buys[p.seat] = fresh.buys.get(p.seat, "")
-        self.winner, self.cut_bonus = fresh.winner, fresh.cut_bonus
-
-    def press(self, post: Mapping[str, str]) -> bool:
-        """A key of the keypad without JavaScript (``referee.keypad``), on this form's hands and
-        buys; False when ``post`` holds no key."""
-        if not pressed(post):
-            return False
-        self.active = press(post, self.hands, self.active, self.buys)
-        return True
-
-    def winner_name(self, players: list[Player]) -> str | None:
-        seat = form_int(self.winner, None)
-        return next((p.name for p in players if p.seat == seat), None)
-
-    def to_entry(self, players: list[Player]) -> RoundEntry:
-        """The entry as the services take it: by name, and only what was filled in."""
-        return RoundEntry(
-            winner=self.winner_name(players),
-            hands={p.name: self.hands[p.seat] for p in players if self.hands.get(p.seat, "").strip()},
-            points={p.name: _number(self.points[p.seat]) for p in players if self.points.get(p.seat)},
-            buys={p.name: _number(self.buys[p.seat]) for p in players if self.buys.get(p.seat)},
-            cut_bonus=self.cut_bonus,
-        )
-
-
-def _number(text: str) -> object:
-    """Digits become a number; anything else goes to the service as typed, to be refused by name."""
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text.replace(",", "."))
-        except ValueError:
-            return text
 
 
 @dataclass
@@ -231,7 +99,7 @@ def entry_view(
 
     ``errors`` are a refused submit's (shown in full); otherwise the preview's errors are
     shown only for what was typed, not for players nobody has got to yet, nor that the hand
-    being tapped in is still short of its cards (``_while_typing``). ``recheck``: the
+    being tapped in is still short of its cards (``while_typing``). ``recheck``: the
     form was refused and changed since, so it is checked as the submit would be (in full), and
     the refusal's list stays only while something in it is still wrong.
     """
@@ -239,8 +107,8 @@ def entry_view(
     wild = rules.wild_ranks_in(number)
     plan = round_preview(game=game, number=number, entry=state.to_entry(players))
     if recheck and errors is None:
-        errors = _as_submitted(plan.errors, state, players, draft)
-    shown = errors if errors is not None else _while_typing(plan.faults, state, players)
+        errors = as_submitted(plan.errors, state, players, drafting=draft is not None)
+    shown = errors if errors is not None else while_typing(plan.faults, state, players)
     by_name = {p.name.casefold(): p for p in players}
     per_player: dict[int, list[str]] = {p.seat: [] for p in players}
     general: list[str] = []
@@ -333,40 +201,3 @@ def _as_sent(status: DraftStatus | None, player: Player, state: EntryState, card
         and form_int(state.points.get(player.seat), None) == (None if hand.cards else hand.points)
         and form_int(state.buys.get(player.seat), 0) == hand.buys
     )
-
-
-def _as_submitted(
-    errors: Mapping[EntryField, list[str]], state: EntryState, players: list[Player], draft: DraftView | None
-) -> dict[ErrorKey, list[str]]:
-    """What Record (or, with a round in progress, Send for the hand chosen) would refuse now."""
-    found: dict[ErrorKey, list[str]] = {key: messages for key, messages in errors.items()}
-    if draft is not None:  # Send checks one hand (the one chosen), not who went out
-        active = next((p.name.casefold() for p in players if p.seat == state.active), None)
-        found = {
-            key: messages
-            for key, messages in errors.items()
-            if (key.player is None or key.player.casefold() == active) and key != EntryField("winner")
-        }
-    if state.winner == "":
-        found.update(no_winner_chosen())
-    return found
-
-
-def _while_typing(faults: Sequence[Fault], state: EntryState, players: list[Player]) -> dict[ErrorKey, list[str]]:
-    """A preview's faults as the form shows them while it is filled in: none about a player
-    nobody has typed anything for yet, and none saying that the hand the keypad is filling is
-    short of the cards the round fixes (it is still being tapped in: Record, Send, or the
-    keypad moving on to another hand shows it)."""
-    typed = {
-        p.name.casefold()
-        for p in players
-        if state.hands.get(p.seat) or state.points.get(p.seat) or state.buys.get(p.seat) not in (None, "", "0")
-    }
-    typing = next((p.name.casefold() for p in players if p.seat == state.active), None)
-    kept: dict[ErrorKey, list[str]] = {}
-    for fault in faults:
-        name = fault.field.player.casefold() if fault.field.player else None
-        if name is not None and (name not in typed or (fault.short and name == typing)):
-            continue
-        kept.setdefault(fault.field, []).append(fault.message)
-    return kept

@@ -23,7 +23,8 @@ from scorekeeping.models import Game, Player
 from scorekeeping.selectors import (
     game_get,
     game_standings,
-    games_with_everything,
+    game_with_players,
+    games_opened,
 )
 from scorekeeping.selectors.stories import names_known
 from scorekeeping.services import (
@@ -32,8 +33,9 @@ from scorekeeping.services import (
     game_token_replace,
 )
 from scorekeeping.web import session as phone
+from scorekeeping.web.guards import holding_token
 from scorekeeping.web.newgame import NewGameState
-from scorekeeping.web.pages import game_head, holding_token
+from scorekeeping.web.pages import game_head
 from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 
@@ -60,10 +62,9 @@ class Tile:
 
 def tiles(request: HtmxHttpRequest, ids: list[str]) -> list[Tile]:
     """The games opened on this phone, newest first (4 queries)."""
-    games = {g.pk: g for g in games_with_everything().filter(pk__in=ids)}
     today = timezone.localdate()
     shown = []
-    for game in (games[i] for i in ids if i in games):
+    for game in games_opened(ids=ids):
         standings = game_standings(game=game)
         rules = game.rules
         started = timezone.localtime(game.created_at)
@@ -100,7 +101,7 @@ def game_new(request: HtmxHttpRequest) -> HttpResponse:
     known = names_known(ids, phone.nights_played(request))
     # Back from a game just started lands here: offer the way back to it first, and its players
     # first among the name chips (the rest in the order of their names).
-    recent = Game.objects.filter(pk=ids[0]).prefetch_related("players").first() if ids else None
+    recent = game_with_players(game_id=ids[0]) if ids else None
     chips = [*(p.name for p in recent.players.all()), *known] if recent else known
     if request.method != "POST":
         state = NewGameState.initial(request.GET)

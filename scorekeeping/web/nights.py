@@ -12,21 +12,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
-from scorekeeping.errors import Conflict, NotFound
+from scorekeeping.errors import Conflict
 from scorekeeping.links import night_events_path, share_base, view_path
-from scorekeeping.models import Club, Member, Night
-from scorekeeping.selectors.clubs import TableState, night_get, night_results, night_tables
+from scorekeeping.models import Club, Night
+from scorekeeping.selectors.clubs import (
+    TableState,
+    club_get,
+    club_member,
+    night_get,
+    night_present_member,
+    night_results,
+    night_tables,
+)
 from scorekeeping.services import seat_claim
 from scorekeeping.web import session as phone
+from scorekeeping.web.guards import at_open_night
 from scorekeeping.web.pages import followed, streamed
 from scorekeeping.webkit.formdata import form_int
-from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 
 @dataclass(frozen=True)
@@ -37,11 +44,8 @@ class MyTable:
 
 
 def _night(club_id: str, night_id: int) -> tuple[Club, Night]:
-    found = get_object_or_404(Club, pk=club_id)
-    try:
-        return found, night_get(club=found, night_id=night_id)
-    except NotFound:
-        raise Http404 from None
+    found = club_get(club_id=club_id)
+    return found, night_get(club=found, night_id=night_id)
 
 
 def _my_table(states: dict[int, list[TableState]], member_id: int | None) -> MyTable | None:
@@ -64,7 +68,7 @@ def night(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse
     present = sorted(row.present.all(), key=lambda m: m.key)
     me = next((m for m in present if m.pk == me_id), None)
     if me is None and me_id is not None:
-        me = Member.objects.filter(club=found, pk=me_id).first()
+        me = club_member(club=found, member_id=me_id)
     mine = _my_table(states, me_id)
     base, _source = share_base(request)
     current = max(states) if states else None
@@ -92,32 +96,19 @@ def night(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse
     return followed(request, "clubs/night.html", context, no_store=True)
 
 
-def _finished(request: HtmxHttpRequest, found: Club) -> HttpResponse:
-    """409: a finished night seats nobody any more (its tables keep their scores as they stand)."""
-    message = _("This night is finished: its tables keep their scores, and nobody is seated any more.")
-    return render(request, "clubs/forbidden.html", {"club": found, "message": message}, status=refused(request, 409))
-
-
-@require_POST
-def night_me(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
+@at_open_night
+def night_me(request: HtmxHttpRequest, found: Club, row: Night) -> HttpResponse:
     """ "I am Ben" (one of the players checked in), or "not me" (no member chosen): either way,
     the right this phone had as another player at this night ends."""
-    found, row = _night(club_id, night_id)
-    if row.status == Night.Status.FINISHED:
-        return _finished(request, found)
-    chosen = form_int(request.POST.get("member"), None)
-    member = row.present.filter(pk=chosen).first() if chosen is not None else None
+    member = night_present_member(night=row, member_id=form_int(request.POST.get("member"), None))
     phone.remember_me(request, row.pk, member.pk if member is not None else None)
     return HttpResponseRedirect(reverse("club-night", args=[found.pk, row.pk]))
 
 
-@require_POST
-def night_go(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
+@at_open_night
+def night_go(request: HtmxHttpRequest, found: Club, row: Night) -> HttpResponse:
     """To this phone's table in the night's latest sitting: allowed to score there, seated as
     its player; back to the night's page if that player plays in no table now."""
-    found, row = _night(club_id, night_id)
-    if row.status == Night.Status.FINISHED:
-        return _finished(request, found)
     me_id, _taken = phone.night_me(request, row.pk)
     mine = _my_table(night_tables(row), me_id)
     night_path = reverse("club-night", args=[found.pk, row.pk])

@@ -1,66 +1,28 @@
-"""What the pages of a game or a club night share: the game's row read once per request, the
-guard of every page that changes a game, and a page that follows its game or night by push."""
+"""What the pages of a game or a club night share: the game's row read once per request, and a
+page that follows its game or night by push (the guards of the pages that write: ``guards``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
-from scorekeeping.errors import Conflict
+from scorekeeping import selectors
 from scorekeeping.models import Game
-from scorekeeping.selectors import game_get
-from scorekeeping.web import session as phone
-from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
+from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 
 def game_head(request: HtmxHttpRequest, game_id: str) -> Game:
-    """The game's row, or 404: one query per request, though both the ETag and the view ask."""
+    """The game's row (``selectors.game_head``; 404), read once per request though both the ETag
+    and the view ask."""
     head = getattr(request, "game_row", None)
     if not isinstance(head, Game) or head.pk != game_id:
-        head = get_object_or_404(Game, pk=game_id)
+        head = selectors.game_head(game_id=game_id)
         setattr(request, "game_row", head)  # noqa: B010 (an attribute of this request only)
     return head
-
-
-def forbidden(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return render(request, "scorekeeping/forbidden.html", {"game": game}, status=refused(request, 403))
-
-
-View = Callable[..., HttpResponse]
-
-
-def _guard(allowed: Callable[[HtmxHttpRequest, Game], bool]) -> Callable[[View], View]:
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def guarded(request: HtmxHttpRequest, game_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            game = game_get(game_id=game_id)
-            if not allowed(request, game):
-                return forbidden(request, game)
-            try:
-                return view(request, game, *args, **kwargs)
-            except Conflict as exc:  # what a view does not answer itself: a closed club table, say
-                context = {"game": game, "refusal": exc.message}
-                return render(request, "scorekeeping/forbidden.html", context, status=refused(request, exc.status))
-
-        return guarded
-
-    return decorate
-
-
-editing = _guard(phone.can_edit)
-"""A page that changes the game: its row (404 for no such game), and the page that says how to
-get the edit link (403) unless this phone may record (the edit right, or a club night's "I am"
-at this table now). The view gets the game."""
-
-holding_token = _guard(phone.holds_token)
-"""A page that mints or replaces the game's edit token: as ``editing``, for a phone that holds the
-edit right itself (a right that came from "I am" at a club table never does)."""
 
 
 def followed(request: HtmxHttpRequest, template: str, context: dict[str, Any], **cache: bool) -> HttpResponse:

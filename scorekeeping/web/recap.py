@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
@@ -24,7 +24,7 @@ from referee.engine.stories import BestRound, Recap, recap
 from referee.engine.words import names_and
 from scorekeeping.links import share_url
 from scorekeeping.models import Game
-from scorekeeping.selectors import game_get
+from scorekeeping.selectors import game_get, game_head
 from scorekeeping.selectors.stories import played
 from scorekeeping.webkit.htmx import HtmxHttpRequest
 
@@ -189,7 +189,7 @@ def recap_image(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The PNG (about 90 ms to draw) is drawn once per version of the game and language in each
     process, and kept in the pictures' cache (``images``, bounded in bytes): a link shared to a
     hundred phones draws it once."""
-    head = get_object_or_404(Game.objects.only("id", "version"), pk=game_id)
+    head = game_head(game_id=game_id)
     key = f"recap-png:{head.pk}:{head.version}:{get_language()}"
     images = caches["images"]
     found: tuple[bytes, bool] | None = images.get(key)

@@ -37,8 +37,10 @@ from scorekeeping.services import (
     seat_of,
 )
 from scorekeeping.web import session as phone
-from scorekeeping.web.entry import DraftView, EntryState, entry_view, no_winner_chosen
-from scorekeeping.web.pages import editing
+from scorekeeping.web.entry import DraftView, entry_view
+from scorekeeping.web.entry_errors import no_winner_chosen
+from scorekeeping.web.entry_state import EntryState
+from scorekeeping.web.guards import editing
 from scorekeeping.web.table import Table, render_table, seat_view, table_context, warm
 from scorekeeping.webkit.formdata import form_int
 from scorekeeping.webkit.htmx import HtmxHttpRequest, refused

@@ -19,15 +19,14 @@ import re
 import secrets
 
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
 
 from scorekeeping.converters import GameIdConverter
 from scorekeeping.links import view_path
 from scorekeeping.models import Game
 from scorekeeping.selectors.tables import seat_right_holds
 from scorekeeping.services import game_token_valid, token_hash
+from scorekeeping.services.sessions import sessions_expired_delete
 
 _KEY = "games"
 _MAX = 30
@@ -186,8 +185,7 @@ def _new_session(request: HttpRequest) -> None:
     """Before this phone's first session row: delete expired ones, a bounded batch at a time
     (Django's ``clearsessions``, done by the app itself so that nobody has to schedule it)."""
     if request.session.session_key is None:
-        expired = Session.objects.filter(expire_date__lt=timezone.now()).values("pk")[:_SWEEP]
-        Session.objects.filter(pk__in=list(expired.values_list("pk", flat=True))).delete()
+        sessions_expired_delete(most=_SWEEP)
 
 
 def holds_token(request: HttpRequest, game: Game) -> bool:

@@ -4,7 +4,7 @@ of this server (names, across the games the server-wide lists show)."""
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -12,8 +12,8 @@ from referee.engine import RefereeError
 from referee.engine.ladder import MINIMUM_GAMES, Ladder
 from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWEST_TOTAL, MOST_OUT, Profile, Record
 from referee.rulebook import SLUG_MAX, rules_for, rulesets_offered
-from scorekeeping.errors import NotFound
 from scorekeeping.models import Club
+from scorekeeping.selectors.clubs import club_get
 from scorekeeping.selectors.stories import ServerStories, club_stories, server_stories
 from scorekeeping.web.archive import listed
 from scorekeeping.web.charts import Series, totals_svg
@@ -81,19 +81,16 @@ def _ruleset_name(slug: str) -> str:
 
 @require_safe
 def club_member(request: HtmxHttpRequest, club_id: str, name: str) -> HttpResponse:
-    club = get_object_or_404(Club, pk=club_id)
+    club = club_get(club_id=club_id)
     stories = club_stories(club)
-    try:
-        found = stories.profile(name)
-    except NotFound:
-        raise Http404 from None
+    found = stories.profile(name)  # NotFound: 404
     context = {"club": club, **_context(found, stories.colour(found.name), stories.ladder())}
     return render(request, "stories/profile.html", context)
 
 
 @require_safe
 def club_records(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
-    club = get_object_or_404(Club, pk=club_id)
+    club = club_get(club_id=club_id)
     context = {"club": club, "records": _titled(club_stories(club).records())}
     return render(request, "stories/records.html", context)
 
@@ -106,10 +103,7 @@ def _server(request: HtmxHttpRequest) -> ServerStories:
 @require_safe
 def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     stories = _server(request)
-    try:
-        found = stories.profile(name)
-    except NotFound:
-        raise Http404 from None
+    found = stories.profile(name)  # NotFound: 404
     return render(request, "stories/profile.html", _context(found, stories.colour(found.name), stories.ladder()))
 
 
@@ -144,7 +138,7 @@ def _ladder(request: HtmxHttpRequest, found: Ladder, club: Club | None) -> HttpR
 
 @require_safe
 def club_ladder(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
-    club = get_object_or_404(Club, pk=club_id)
+    club = club_get(club_id=club_id)
     return _ladder(request, club_stories(club).ladder(_asked_ruleset(request)), club)
 
 

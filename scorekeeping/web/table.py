@@ -20,6 +20,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
 from referee.engine.stories import Recap, recap
+from scorekeeping import selectors
 from scorekeeping.changes import change_line, change_told
 from scorekeeping.links import edit_path, qr_svg, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
@@ -31,6 +32,7 @@ from scorekeeping.selectors import (
     game_history,
     game_rounds,
     game_standings,
+    latest_change,
     rounds_recorded,
 )
 from scorekeeping.selectors.stories import played
@@ -45,7 +47,8 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
-from scorekeeping.web.entry import DraftView, EntryState, EntryView, entry_view
+from scorekeeping.web.entry import DraftView, EntryView, entry_view
+from scorekeeping.web.entry_state import EntryState
 from scorekeeping.web.pages import game_head, streamed
 from scorekeeping.web.presentation import (
     BoardRow,
@@ -146,7 +149,7 @@ class Table:
 
     def told(self) -> str:
         """The game's latest change, as the phones that did not make it are told it (none before the first)."""
-        latest = Change.objects.filter(game=self.game).order_by("-id").first()
+        latest = latest_change(game=self.game)
         return change_told(self.rules, latest) if latest is not None and latest.version == self.game.version else ""
 
     @cached_property
@@ -311,7 +314,7 @@ def warm(request: HtmxHttpRequest, game_id: str) -> None:
     """After a change made on this phone: render now what the other phones fetch at its event
     (as a phone that follows sees it, and a phone that records with nothing typed), so that
     the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
-    head = game_filled(Game.objects.get(pk=game_id), scores=False)  # loaded once for every render here
+    head = game_filled(selectors.game_head(game_id=game_id), scores=False)  # loaded once for every render here
     _shared(request, head, {"html": "live"}, ["follow"], follower=True)
     if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
         _shared(request, head, {"html": "live"}, ["record-fresh"], pristine=True, moved=False)
