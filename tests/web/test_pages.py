@@ -221,7 +221,7 @@ def test_rules_pages(client):
 
 
 def test_first_load_of_the_table_page_is_light(client, settings):
-    """HTML, CSS and scripts of the table page, gzip-compressed as WhiteNoise serves them: at most 80 KB."""
+    """HTML, CSS and scripts of the table page, gzip-compressed as ServeStatic serves them: at most 80 KB."""
     from django.contrib.staticfiles import finders
 
     game = new_game(client)
@@ -242,18 +242,50 @@ def test_first_load_of_the_table_page_is_light(client, settings):
     assert total <= 80 * 1024, f"{total} bytes"
 
 
+PRODUCTION_STATIC = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"},
+}
+
+
 def test_static_files_get_hashed_names_and_compressed_copies(tmp_path):
-    with override_settings(
-        STATIC_ROOT=tmp_path,
-        STORAGES={
-            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-        },
-    ):
+    with override_settings(STATIC_ROOT=tmp_path, STORAGES=PRODUCTION_STATIC):
         call_command("collectstatic", "--noinput", verbosity=0)
     names = [p.name for p in (tmp_path / "css").iterdir()]
     assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css", n) for n in names)
     assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css\.gz", n) for n in names)
+
+
+def test_collected_static_files_are_served_cached_compressed_and_asynchronously(tmp_path):
+    """As the start command serves them (collectstatic, then the manifest): a hashed name cached
+    for ten years, the plain name for a minute, gzip to a browser that takes it, SecurityMiddleware's
+    headers, and a body read asynchronously (no thread for Django's ASGI handler to hop to)."""
+    from asgiref.sync import async_to_sync
+    from django.templatetags.static import static
+    from django.test import AsyncClient
+
+    async def fetch(path, **headers):
+        return await AsyncClient().get(path, headers=headers)
+
+    async def read(response):
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    with override_settings(
+        STATIC_ROOT=tmp_path, STORAGES=PRODUCTION_STATIC, SERVESTATIC_USE_FINDERS=False, SERVESTATIC_AUTOREFRESH=False
+    ):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        hashed = static("css/app.css")
+        assert re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", hashed)
+        forever = async_to_sync(fetch)(hashed, accept_encoding="gzip, br")
+        plain = async_to_sync(fetch)("/static/css/app.css")
+    assert forever.status_code == 200 and plain.status_code == 200
+    assert forever["Cache-Control"] == "max-age=315360000, public, immutable"
+    assert plain["Cache-Control"] == "max-age=60, public"
+    assert forever["Content-Encoding"] == "gzip" and forever["Vary"] == "Accept-Encoding"
+    assert forever["Content-Type"].startswith("text/css")
+    assert forever["X-Content-Type-Options"] == "nosniff" and forever["Referrer-Policy"] == "same-origin"
+    assert forever.is_async and plain.is_async
+    assert gzip.decompress(async_to_sync(read)(forever)) == (tmp_path / hashed.removeprefix("/static/")).read_bytes()
 
 
 @pytest.mark.parametrize("number", ["0", "99", "²", "٣", "9" * 5000, "-1"])
