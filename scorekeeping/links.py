@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from scorekeeping.network import lan_addresses
+from scorekeeping.serve.network import lan_addresses
 
 
 def view_path(game_id: str) -> str:

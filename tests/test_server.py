@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeping.network import certificate_hosts
 from scorekeeping.serve import tls
+from scorekeeping.serve.network import certificate_hosts
 from tests.servers import get as _get
 from tests.servers import serving
 

@@ -8,7 +8,7 @@ import segno
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from scorekeeping.network import urls
+from scorekeeping.serve.network import urls
 from scorekeeping.serve.server import lan_tls
 from scorekeeping.serve.tls import fingerprint
 
