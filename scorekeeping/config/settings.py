@@ -36,7 +36,9 @@ PUBLIC_URL = env_str("PUBLIC_URL", "")
 # itself with a certificate for this machine's addresses (scorekeeping/serve/tls.py, README).
 LAN_HTTPS = env_bool("LAN_HTTPS", False)
 TLS_DIR = Path(env_str("TLS_DIR", str(BASE_DIR / ".tls")))
-SHARE_LAN_ADDRESS = True  # a page asked on this machine shares its LAN address
+# A page asked on this machine shares its LAN address when the server answers on it (HOST is
+# 0.0.0.0); on loopback (HOST=127.0.0.1) it shares the address it was asked on (links.py).
+SHARE_LAN_ADDRESS = True
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # A server open to the internet: /games/ and /players/ show each phone only the games it opened
 # (listing every game would make every view link a public one).

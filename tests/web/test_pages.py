@@ -490,6 +490,7 @@ def test_share_links_name_an_address_the_other_phones_can_open(client, settings,
 
     game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
     settings.SHARE_LAN_ADDRESS = True  # as the start command runs (the test settings turn it off for the live server)
+    settings.HOST = "0.0.0.0"  # the start command's default: it answers on the LAN address too
     monkeypatch.setattr(links, "lan_addresses", lambda: ["192.168.1.20"])
     local = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert f'value="http://192.168.1.20:8000/g/{game["id"]}/"' in local
@@ -499,6 +500,25 @@ def test_share_links_name_an_address_the_other_phones_can_open(client, settings,
     settings.PUBLIC_URL = "https://rummy.example.org/"
     hosted = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert f'value="https://rummy.example.org/g/{game["id"]}/"' in hosted
+
+
+@pytest.mark.parametrize("bound", ["127.0.0.1", "localhost", "::1"])
+def test_share_links_of_a_server_on_loopback_name_the_address_it_answers(client, settings, monkeypatch, bound):
+    """HOST=127.0.0.1: the server answers on no LAN address, so a link naming one would open
+    nothing; the share links and QR codes keep the address the page was asked on."""
+    from scorekeeping import links
+
+    game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
+    settings.SHARE_LAN_ADDRESS, settings.HOST = True, bound
+    monkeypatch.setattr(links, "lan_addresses", lambda: ["192.168.1.20"])
+    for asked in ("127.0.0.1:8000", "localhost:8000"):
+        html = client.get(f"/g/{game['id']}/", HTTP_HOST=asked).content.decode()
+        assert f'value="http://{asked}/g/{game["id"]}/"' in html
+        assert "192.168.1.20" not in html
+        assert "address on the local network" not in html
+    settings.HOST = "0.0.0.0"  # the same page from a server on every address names the LAN address
+    html = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f'value="http://192.168.1.20:8000/g/{game["id"]}/"' in html
 
 
 def test_a_stepper_at_zero_is_not_an_entry_to_complain_about(client):
