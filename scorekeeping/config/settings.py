@@ -65,14 +65,14 @@ INSTALLED_APPS = [
 ]
 
 # Static files first: ServeStatic's middleware is asynchronous, and under ASGI it answers a static
-# file on the event loop, reading it in a thread of its own, before any synchronous middleware
+# file on the event loop (from memory after the first time: serve/statics.py) before any synchronous middleware
 # puts the request in a thread (placed after one, it would cost every page two more thread
 # switches). What SecurityMiddleware would add to those answers, SERVESTATIC_ADD_HEADERS_FUNCTION
 # adds; they set no cookie and touch no database, so nothing else below concerns them. (With
 # HTTPS=1 a static file asked over plain http is served, not redirected: the https pages that
 # name it ask for it over https.)
 MIDDLEWARE = [
-    "servestatic.middleware.ServeStaticMiddleware",
+    "scorekeeping.serve.statics.StaticFilesMiddleware",  # ServeStatic's, its reads kept in memory
     "scorekeeping.serve.middleware.SecureCookiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorekeeping.serve.gate.GameWriteGate",

@@ -259,13 +259,16 @@ def test_static_files_get_hashed_names_and_compressed_copies(tmp_path):
 def test_collected_static_files_are_served_cached_compressed_and_asynchronously(tmp_path):
     """As the start command serves them (collectstatic, then the manifest): a hashed name cached
     for ten years, the plain name for a minute, gzip to a browser that takes it, SecurityMiddleware's
-    headers, and a body read asynchronously (no thread for Django's ASGI handler to hop to)."""
+    headers, a body read asynchronously (no thread for Django's ASGI handler to hop to), the same
+    bytes once kept in memory, ranges and 304s as ServeStatic answers them."""
     from asgiref.sync import async_to_sync
     from django.templatetags.static import static
     from django.test import AsyncClient
 
+    client = AsyncClient()  # one handler, one middleware: the second ask of a file comes from memory
+
     async def fetch(path, **headers):
-        return await AsyncClient().get(path, headers=headers)
+        return await client.get(path, headers=headers)
 
     async def read(response):
         return b"".join([chunk async for chunk in response.streaming_content])
@@ -278,6 +281,9 @@ def test_collected_static_files_are_served_cached_compressed_and_asynchronously(
         assert re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", hashed)
         forever = async_to_sync(fetch)(hashed, accept_encoding="gzip, br")
         plain = async_to_sync(fetch)("/static/css/app.css")
+        again = async_to_sync(fetch)("/static/css/app.css")  # from memory this time (serve/statics.py)
+        part = async_to_sync(fetch)("/static/css/app.css", range="bytes=0-9")
+        unchanged = async_to_sync(fetch)(hashed, if_none_match=forever["ETag"])
     assert forever.status_code == 200 and plain.status_code == 200
     assert forever["Cache-Control"] == "max-age=315360000, public, immutable"
     assert plain["Cache-Control"] == "max-age=60, public"
@@ -285,6 +291,10 @@ def test_collected_static_files_are_served_cached_compressed_and_asynchronously(
     assert forever["Content-Type"].startswith("text/css")
     assert forever["X-Content-Type-Options"] == "nosniff" and forever["Referrer-Policy"] == "same-origin"
     assert forever.is_async and plain.is_async
+    original = (tmp_path / "css" / "app.css").read_bytes()
+    assert async_to_sync(read)(plain) == async_to_sync(read)(again) == original
+    assert part.status_code == 206 and async_to_sync(read)(part) == original[:10]
+    assert unchanged.status_code == 304
     assert gzip.decompress(async_to_sync(read)(forever)) == (tmp_path / hashed.removeprefix("/static/")).read_bytes()
 
 
