@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from scorekeeping.network import lan_addresses
+from scorekeeping.serve.network import binds_everywhere, is_loopback, lan_addresses
 
 
 def view_path(game_id: str) -> str:
@@ -57,8 +57,12 @@ def share_base(request: HttpRequest) -> tuple[str, str]:
     """Scheme and host for links other phones must open, and where that address came from.
 
     ``PUBLIC_URL`` (a hosted server) wins. A page asked for on the server's own machine
-    (localhost) would give phones a link they cannot open: the machine's LAN address is used
-    instead, with the same port. Otherwise the address the phone used works for the others.
+    (localhost) would give phones a link they cannot open: when the server listens on every
+    address (``HOST=0.0.0.0``, the start command's default) the machine's LAN address is used
+    instead, with the same port. One that listens on loopback only (``HOST=127.0.0.1``) answers
+    on no LAN address, so the link keeps the address the page was asked on ("loopback": only
+    this machine opens it; the start command says so, and how to let phones in). Otherwise the
+    address the phone used works for the others.
     """
     public = settings.PUBLIC_URL
     if public:
@@ -66,7 +70,9 @@ def share_base(request: HttpRequest) -> tuple[str, str]:
     host = request.get_host()
     name, _sep, port = host.rpartition(":") if host.count(":") == 1 or host.startswith("[") else (host, "", "")
     if settings.SHARE_LAN_ADDRESS and (name or host) in LOCAL_HOSTS:
-        lan = lan_addresses()
+        if is_loopback(settings.HOST):
+            return f"{request.scheme}://{host}", "loopback"
+        lan = lan_addresses() if binds_everywhere(settings.HOST) else []
         if lan:
             return f"{request.scheme}://{lan[0]}{':' + port if port else ''}", "lan"
     return f"{request.scheme}://{host}", "request"

@@ -74,3 +74,16 @@ def _empty_caches():
 
     for cache in caches.all():
         cache.clear()
+
+
+# Browser tests last. Playwright's sync API keeps an asyncio event loop running on the main thread
+# from the first browser test to the end of the session, and the static files' middleware is
+# asynchronous only (ServeStatic's, first in MIDDLEWARE): Django's test client reaches it through
+# async_to_sync, which refuses to run on a thread with a running loop. pytest-django orders the
+# tests without a database after the transactional ones (the browser tests among them), so a
+# plain ``client.get`` there failed ("You cannot use AsyncToSync in the same thread as an async
+# event loop") whenever browser tests ran first in the same process. Runs after pytest-django's
+# ordering and keeps it otherwise.
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

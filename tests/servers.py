@@ -45,6 +45,10 @@ def serving(tmp_path, database_url, *, workers=3, env=None, migrate=True, contex
     if migrate:
         migrate_database(database_url, environment)
     port = server.free_port()
+    environment |= {
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+    }  # the address it is bound to, as the start command exports it
     log = tmp_path / f"server-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(

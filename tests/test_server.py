@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeping.network import certificate_hosts
 from scorekeeping.serve import tls
+from scorekeeping.serve.network import certificate_hosts
 from tests.servers import get as _get
 from tests.servers import serving
 
@@ -197,6 +197,27 @@ def test_keep_alive_connections_stay_open_and_nothing_is_logged_as_an_error(tmp_
         connection.close()
         time.sleep(0.5)
         assert "Exception in ASGI application" not in log.read_text()
+
+
+def test_a_table_page_and_its_static_files_load_with_no_warning_in_the_log(tmp_path, sqlite_url):
+    # WhiteNoise answered static files with a synchronous file iterator, which Django's ASGI
+    # handler reads in a thread and warns about ("StreamingHttpResponse must consume synchronous
+    # iterators"). ServeStatic's middleware streams them asynchronously: the log stays quiet.
+    with serving(tmp_path, sqlite_url, migrate=False, workers=1) as (port, log):
+        game = _create_game(port)
+        status, html = _get(port, f"/g/{game['id']}/")
+        assert status == 200
+        assets = sorted(set(re.findall(rb'(?:href|src)="(/static/[^"]+)"', html)))
+        assert {b"/static/css/app.css", b"/static/vendor/htmx.min.js", b"/static/js/entry.js"} <= set(assets)
+        for asset in assets:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{asset.decode()}")
+            request.add_header("Accept-Encoding", "gzip")
+            with urllib.request.urlopen(request, timeout=5) as response:
+                assert response.status == 200 and response.read(), asset
+                assert response.headers["X-Content-Type-Options"] == "nosniff", asset
+        time.sleep(0.5)
+    lines = log.read_text().splitlines()
+    assert not [line for line in lines if "Warning" in line or "StreamingHttpResponse" in line]
 
 
 def _send(port, head: bytes, body: bytes = b"", timeout: float = 10) -> bytes:

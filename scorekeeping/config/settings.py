@@ -13,6 +13,7 @@ the server, the ASGI application and the commands take these settings from here.
 from __future__ import annotations
 
 from pathlib import Path
+from wsgiref.headers import Headers
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -35,7 +36,9 @@ PUBLIC_URL = env_str("PUBLIC_URL", "")
 # itself with a certificate for this machine's addresses (scorekeeping/serve/tls.py, README).
 LAN_HTTPS = env_bool("LAN_HTTPS", False)
 TLS_DIR = Path(env_str("TLS_DIR", str(BASE_DIR / ".tls")))
-SHARE_LAN_ADDRESS = True  # a page asked on this machine shares its LAN address
+# A page asked on this machine shares its LAN address when the server answers on it (HOST is
+# 0.0.0.0); on loopback (HOST=127.0.0.1) it shares the address it was asked on (links.py).
+SHARE_LAN_ADDRESS = True
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # A server open to the internet: /games/ and /players/ show each phone only the games it opened
 # (listing every game would make every view link a public one).
@@ -51,7 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "whitenoise.runserver_nostatic",
+    "servestatic",  # before staticfiles: runserver leaves static files to the middleware
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
@@ -61,12 +64,19 @@ INSTALLED_APPS = [
     "scorekeeping",
 ]
 
+# Static files first: ServeStatic's middleware is asynchronous, and under ASGI it answers a static
+# file on the event loop (from memory after the first time: serve/statics.py) before any synchronous middleware
+# puts the request in a thread (placed after one, it would cost every page two more thread
+# switches). What SecurityMiddleware would add to those answers, SERVESTATIC_ADD_HEADERS_FUNCTION
+# adds; they set no cookie and touch no database, so nothing else below concerns them. (With
+# HTTPS=1 a static file asked over plain http is served, not redirected: the https pages that
+# name it ask for it over https.)
 MIDDLEWARE = [
+    "scorekeeping.serve.statics.StaticFilesMiddleware",  # ServeStatic's, its reads kept in memory
     "scorekeeping.serve.middleware.SecureCookiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorekeeping.serve.gate.GameWriteGate",
     "scorekeeping.serve.failures.DatabaseUnavailableMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -169,7 +179,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"},
 }
 
 # Security headers; HTTPS-only settings are switched on by HTTPS=1 behind a TLS proxy.
@@ -186,6 +196,20 @@ LANGUAGE_COOKIE_SECURE = HTTPS or LAN_HTTPS
 SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+
+
+def static_file_headers(headers: Headers, path: str, url: str) -> None:
+    """What SecurityMiddleware gives every answer, given to static files too: ServeStatic answers
+    them before it (see MIDDLEWARE). HSTS over plain http is ignored by browsers (RFC 6797)."""
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = SECURE_REFERRER_POLICY
+    if SECURE_HSTS_SECONDS:
+        headers["Strict-Transport-Security"] = f"max-age={SECURE_HSTS_SECONDS}"
+
+
+# ServeStatic serves what collectstatic wrote: hashed names cached for ten years (immutable), the
+# others for a minute, gzip copies to the browsers that take them.
+SERVESTATIC_ADD_HEADERS_FUNCTION = static_file_headers
 
 # Rate limits, counted in the database: (events, seconds) per client address.
 RATE_LIMITS = {

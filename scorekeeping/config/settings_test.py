@@ -7,11 +7,11 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production-012
 from scorekeeping.config.settings import *  # noqa: F403
 from scorekeeping.config.settings import BASE_DIR, DATABASES, STORAGES
 
-# The live server cannot serve WhiteNoise's hashed names before collectstatic.
+# The live server cannot serve hashed names before collectstatic: ServeStatic finds the files.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = True
+SERVESTATIC_USE_FINDERS = True
+SERVESTATIC_AUTOREFRESH = True
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory: the live server's threads then hold their own connections and

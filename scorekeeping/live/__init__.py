@@ -22,7 +22,7 @@ How a change reaches the streams, with nothing kept in one process that another 
 
 The stream is an ASGI endpoint beside Django's handler (``scorekeeping.config.asgi`` routes the one
 path here, as Channels' router would): it needs no session, CSRF, template or cookie, and
-Django's synchronous middleware (WhiteNoise's) would hold a thread for every open stream.
+Django's synchronous middleware (the site's own) would hold a thread for every open stream.
 Under WSGI (``runserver``, the test live server) Django answers the address 204, which tells
 EventSource not to retry: the page then polls every 5 s.
 """

@@ -1,1 +1,2 @@
-"""How the app is served: gunicorn and its uvicorn worker, TLS on the LAN, health and the request guards."""
+"""How the app is served: gunicorn and its uvicorn worker, TLS on the LAN, the addresses it answers
+on, health and the request guards."""

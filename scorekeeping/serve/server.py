@@ -71,7 +71,7 @@ def wait_until_listening(port: int, process: subprocess.Popen[bytes], seconds: f
 
 def lan_tls(host: str, folder: Path) -> tls_files:
     """The certificate for https on the LAN (``LAN_HTTPS=1``), made or renewed for today's addresses."""
-    from scorekeeping.network import certificate_hosts
+    from scorekeeping.serve.network import certificate_hosts
     from scorekeeping.serve.tls import ensure
 
     return ensure(folder, certificate_hosts(host))

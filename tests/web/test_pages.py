@@ -221,7 +221,7 @@ def test_rules_pages(client):
 
 
 def test_first_load_of_the_table_page_is_light(client, settings):
-    """HTML, CSS and scripts of the table page, gzip-compressed as WhiteNoise serves them: at most 80 KB."""
+    """HTML, CSS and scripts of the table page, gzip-compressed as ServeStatic serves them: at most 80 KB."""
     from django.contrib.staticfiles import finders
 
     game = new_game(client)
@@ -242,18 +242,60 @@ def test_first_load_of_the_table_page_is_light(client, settings):
     assert total <= 80 * 1024, f"{total} bytes"
 
 
+PRODUCTION_STATIC = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"},
+}
+
+
 def test_static_files_get_hashed_names_and_compressed_copies(tmp_path):
-    with override_settings(
-        STATIC_ROOT=tmp_path,
-        STORAGES={
-            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-        },
-    ):
+    with override_settings(STATIC_ROOT=tmp_path, STORAGES=PRODUCTION_STATIC):
         call_command("collectstatic", "--noinput", verbosity=0)
     names = [p.name for p in (tmp_path / "css").iterdir()]
     assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css", n) for n in names)
     assert any(re.fullmatch(r"app\.[0-9a-f]{12}\.css\.gz", n) for n in names)
+
+
+def test_collected_static_files_are_served_cached_compressed_and_asynchronously(tmp_path):
+    """As the start command serves them (collectstatic, then the manifest): a hashed name cached
+    for ten years, the plain name for a minute, gzip to a browser that takes it, SecurityMiddleware's
+    headers, a body read asynchronously (no thread for Django's ASGI handler to hop to), the same
+    bytes once kept in memory, ranges and 304s as ServeStatic answers them."""
+    from asgiref.sync import async_to_sync
+    from django.templatetags.static import static
+    from django.test import AsyncClient
+
+    client = AsyncClient()  # one handler, one middleware: the second ask of a file comes from memory
+
+    async def fetch(path, **headers):
+        return await client.get(path, headers=headers)
+
+    async def read(response):
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    with override_settings(
+        STATIC_ROOT=tmp_path, STORAGES=PRODUCTION_STATIC, SERVESTATIC_USE_FINDERS=False, SERVESTATIC_AUTOREFRESH=False
+    ):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        hashed = static("css/app.css")
+        assert re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", hashed)
+        forever = async_to_sync(fetch)(hashed, accept_encoding="gzip, br")
+        plain = async_to_sync(fetch)("/static/css/app.css")
+        again = async_to_sync(fetch)("/static/css/app.css")  # from memory this time (serve/statics.py)
+        part = async_to_sync(fetch)("/static/css/app.css", range="bytes=0-9")
+        unchanged = async_to_sync(fetch)(hashed, if_none_match=forever["ETag"])
+    assert forever.status_code == 200 and plain.status_code == 200
+    assert forever["Cache-Control"] == "max-age=315360000, public, immutable"
+    assert plain["Cache-Control"] == "max-age=60, public"
+    assert forever["Content-Encoding"] == "gzip" and forever["Vary"] == "Accept-Encoding"
+    assert forever["Content-Type"].startswith("text/css")
+    assert forever["X-Content-Type-Options"] == "nosniff" and forever["Referrer-Policy"] == "same-origin"
+    assert forever.is_async and plain.is_async
+    original = (tmp_path / "css" / "app.css").read_bytes()
+    assert async_to_sync(read)(plain) == async_to_sync(read)(again) == original
+    assert part.status_code == 206 and async_to_sync(read)(part) == original[:10]
+    assert unchanged.status_code == 304
+    assert gzip.decompress(async_to_sync(read)(forever)) == (tmp_path / hashed.removeprefix("/static/")).read_bytes()
 
 
 @pytest.mark.parametrize("number", ["0", "99", "²", "٣", "9" * 5000, "-1"])
@@ -458,6 +500,7 @@ def test_share_links_name_an_address_the_other_phones_can_open(client, settings,
 
     game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
     settings.SHARE_LAN_ADDRESS = True  # as the start command runs (the test settings turn it off for the live server)
+    settings.HOST = "0.0.0.0"  # the start command's default: it answers on the LAN address too
     monkeypatch.setattr(links, "lan_addresses", lambda: ["192.168.1.20"])
     local = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert f'value="http://192.168.1.20:8000/g/{game["id"]}/"' in local
@@ -467,6 +510,25 @@ def test_share_links_name_an_address_the_other_phones_can_open(client, settings,
     settings.PUBLIC_URL = "https://rummy.example.org/"
     hosted = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert f'value="https://rummy.example.org/g/{game["id"]}/"' in hosted
+
+
+@pytest.mark.parametrize("bound", ["127.0.0.1", "localhost", "::1"])
+def test_share_links_of_a_server_on_loopback_name_the_address_it_answers(client, settings, monkeypatch, bound):
+    """HOST=127.0.0.1: the server answers on no LAN address, so a link naming one would open
+    nothing; the share links and QR codes keep the address the page was asked on."""
+    from scorekeeping import links
+
+    game = client.post("/api/games/", {"players": ["Ana", "Ben"]}, content_type="application/json").json()
+    settings.SHARE_LAN_ADDRESS, settings.HOST = True, bound
+    monkeypatch.setattr(links, "lan_addresses", lambda: ["192.168.1.20"])
+    for asked in ("127.0.0.1:8000", "localhost:8000"):
+        html = client.get(f"/g/{game['id']}/", HTTP_HOST=asked).content.decode()
+        assert f'value="http://{asked}/g/{game["id"]}/"' in html
+        assert "192.168.1.20" not in html
+        assert "address on the local network" not in html
+    settings.HOST = "0.0.0.0"  # the same page from a server on every address names the LAN address
+    html = client.get(f"/g/{game['id']}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f'value="http://192.168.1.20:8000/g/{game["id"]}/"' in html
 
 
 def test_a_stepper_at_zero_is_not_an_entry_to_complain_about(client):
