@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from scorekeeping.models import Member
+from tests.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 
@@ -165,7 +166,7 @@ def test_starting_a_game_offers_the_names_this_phone_played_with_and_its_clubs_m
     names = {"names": ["Cy", "Dee", "ANA"]}
     client.put(f"/api/clubs/{made['id']}/nights/{night['id']}/present/", names, content_type=JSON, headers=headers)
     page = f"/c/{made['id']}/nights/{night['id']}/"
-    html = client.get(page).content.decode()
+    html = tags_on_one_line(client.get(page).content.decode())
     cy = re.search(r'value="(\d+)" aria-label="I am Cy"', html).group(1)
     client.post(page + "me/", {"member": cy})
     form = client.get("/games/new/").content.decode()
