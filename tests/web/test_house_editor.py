@@ -24,8 +24,8 @@ def posted(start="mexican", **changes):
 def row(html, number):
     found = re.search(rf'<tr id="preview-round-{number}"[^>]*>(.*?)</tr>', html, re.S)
     assert found, f"no row {number} in the preview"
-    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", found.group(1))
-    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in cells]
+    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", found.group(1), re.S)
+    return [" ".join(re.sub(r"<[^>]+>", "", cell).split()) for cell in cells]
 
 
 def slot(html, key):

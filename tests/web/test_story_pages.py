@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from scorekeeping.models import Member
-from tests.web.markup import tags_on_one_line
+from tests.web.markup import tags_on_one_line, without_layout
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,7 @@ def test_a_profile_wears_the_colour_of_the_players_newest_game(client):
         )
     page = client.get("/players/Ana/")
     assert page.context["colour"] == "gold"
-    html = page.content.decode()
+    html = without_layout(page.content.decode())
     assert '<h1 class="profile-head pc-gold"><span class="swatch" aria-hidden="true">A</span> Ana</h1>' in html
     assert '<g class="series pc-gold">' in html  # the rolling average's line
     assert client.get("/players/Cy/").context["colour"] == "green"  # Cy's only game: seat 3
