@@ -6,6 +6,7 @@ import pytest
 
 from referee.editor import Editor
 from referee.models import HouseRuleset
+from tests.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +24,8 @@ def posted(start="mexican", **changes):
 def row(html, number):
     found = re.search(rf'<tr id="preview-round-{number}"[^>]*>(.*?)</tr>', html, re.S)
     assert found, f"no row {number} in the preview"
-    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", found.group(1))
-    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in cells]
+    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", found.group(1), re.S)
+    return [" ".join(re.sub(r"<[^>]+>", "", cell).split()) for cell in cells]
 
 
 def slot(html, key):
@@ -35,7 +36,7 @@ def slot(html, key):
 
 
 def test_new_page_shows_the_default_ruleset_to_change(client):
-    html = client.get(NEW).content.decode()
+    html = tags_on_one_line(client.get(NEW).content.decode())
     assert 'value="Mexican Rummy (house rules)"' in html
     assert 'name="rounds-0-dealt" value="7"' in html
     assert 'name="rounds-TOTAL_FORMS" value="7"' in html
@@ -45,7 +46,7 @@ def test_new_page_shows_the_default_ruleset_to_change(client):
 
 
 def test_new_page_starts_from_another_builtin(client):
-    html = client.get(NEW, {"from": "contract"}).content.decode()
+    html = tags_on_one_line(client.get(NEW, {"from": "contract"}).content.decode())
     assert 'value="Contract Rummy (house rules)"' in html
     assert 'name="jokers_mode" value="per_player" checked' in html
     assert row(html, 1) == ["1", "10", "Only jokers are wild 2 groups of exactly 3", "75"]
@@ -142,13 +143,13 @@ def test_a_contract_ruleset_round_trips_with_jokers_per_player(client):
 
 
 def test_steppers_and_rounds_work_without_javascript(client):
-    html = client.post(NEW, posted(op="step:rounds-0-dealt:+1")).content.decode()
+    html = tags_on_one_line(client.post(NEW, posted(op="step:rounds-0-dealt:+1")).content.decode())
     assert 'name="rounds-0-dealt" value="8"' in html and row(html, 1)[:2] == ["1", "8"]
-    html = client.post(NEW, posted(op="step:players_min:-1")).content.decode()
+    html = tags_on_one_line(client.post(NEW, posted(op="step:players_min:-1")).content.decode())
     assert 'name="players_min" value="2"' in html  # held at its bound
-    html = client.post(NEW, posted(op="add-round")).content.decode()
+    html = tags_on_one_line(client.post(NEW, posted(op="add-round")).content.decode())
     assert 'name="rounds-TOTAL_FORMS" value="8"' in html and row(html, 8)[:2] == ["8", "13"]
-    html = client.post(NEW, posted(op="remove-round")).content.decode()
+    html = tags_on_one_line(client.post(NEW, posted(op="remove-round")).content.decode())
     assert 'name="rounds-TOTAL_FORMS" value="6"' in html and "preview-round-7" not in html
     assert HouseRuleset.objects.count() == 0
 

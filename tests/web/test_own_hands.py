@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from scorekeeping.models import Draft, DraftHand, Game, Round, Seat
+from tests.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def take_seat(p, game, seat):
 
 
 def page(p, game):
-    return p.get(f"/g/{game['id']}/").content.decode()
+    return tags_on_one_line(p.get(f"/g/{game['id']}/").content.decode())
 
 
 def test_a_phone_says_who_it_is_and_the_table_shows_that_hand_first(game):
@@ -231,7 +232,7 @@ def test_a_hand_another_phone_sent_in_is_replaced_only_on_purpose(game):
     # Ben's phone taps a card for Ana and sends: refused, Ana's 30 kept.
     stray = {"number": "1", "winner": "2", "draft_winner": "2", "active": "0", "hand-0": "KC QC JC 5D", "op": "hand"}
     refused = ben.post(url, stray)
-    text = unescape(refused.content.decode())
+    text = unescape(tags_on_one_line(refused.content.decode()))
     assert refused.status_code == 409
     assert "Ana's hand is already in. To change it, tap Replace Ana's hand." in text
     assert 'value="replace" data-send-hand' in text and "Replace Ana's hand</button>" in text

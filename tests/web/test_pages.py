@@ -10,6 +10,7 @@ from django.test import Client, override_settings
 from referee.engine.rounds import RoundEntry
 from scorekeeping.models import Game, Round
 from scorekeeping.services import round_record
+from tests.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def test_home_lists_the_games_started_on_this_phone(client):
 def test_new_game_edits_players_without_javascript(client, op, players, expected):
     response = client.post("/games/new/", {"ruleset": "mexican", "player": players, "op": op})
     assert response.status_code == 200
-    assert re.findall(r'name="player" value="([^"]*)"', response.content.decode()) == expected
+    assert re.findall(r'name="player" value="([^"]*)"', tags_on_one_line(response.content.decode())) == expected
 
 
 def test_new_game_refusals_appear_beside_the_field(client):
@@ -109,16 +110,16 @@ def test_keypad_taps_and_untaps_without_javascript(client):
     game = new_game(client)
     tapped = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "hand-1": "4C", "tap": "KC", "active": "1"})
     assert tapped.status_code == 200
-    assert 'name="hand-1" value="4C KC"' in tapped.content.decode()
+    assert 'name="hand-1" value="4C KC"' in tags_on_one_line(tapped.content.decode())
     untapped = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "hand-1": "4C KC", "untap": "1:0"})
-    assert 'name="hand-1" value="KC"' in untapped.content.decode()
+    assert 'name="hand-1" value="KC"' in tags_on_one_line(untapped.content.decode())
     assert Round.objects.count() == 0
 
 
 def test_preview_shows_the_running_penalty(client):
     game = new_game(client)
     response = client.post(f"/g/{game.pk}/rounds/", {**round_1(), "preview": "1"}, HTTP_HX_REQUEST="true")
-    html = response.content.decode()
+    html = tags_on_one_line(response.content.decode())
     assert 'id="result-1" class="result" data-hand="4C KC" hx-swap-oob="true"' in html
     assert '<span class="penalty">15</span> points = 5 + 10' in html
     # ... and beside the names above the keypad, where the thumb is.
@@ -182,7 +183,7 @@ def test_a_stale_page_gets_the_conflict_and_the_fresh_state(client):
 def test_correct_a_round(client):
     game = new_game(client)
     client.post(f"/g/{game.pk}/rounds/", round_1())
-    form = client.get(f"/g/{game.pk}/rounds/1/").content.decode()
+    form = tags_on_one_line(client.get(f"/g/{game.pk}/rounds/1/").content.decode())
     assert 'name="hand-1" value="4C KC"' in form and "Correct round 1" in form
     response = client.post(f"/g/{game.pk}/rounds/1/", round_1(version="2", **{"hand-1": "4C"}))
     assert response.status_code == 302
@@ -202,7 +203,7 @@ def test_undo(client):
 def test_referee_page_checks_taps_and_declares(client):
     assert "Referee" in client.get("/referee/?round=2").content.decode()
     base = {"ruleset": "mexican", "round": "2", "action": "open", "active": "0"}
-    tapped = client.post("/referee/", {**base, "group": ["7C", ""], "tap": "7D"}).content.decode()
+    tapped = tags_on_one_line(client.post("/referee/", {**base, "group": ["7C", ""], "tap": "7D"}).content.decode())
     assert 'id="group-0" name="group" data-group="0" value="7C 7D"' in tapped
     checked = client.post("/referee/", {**base, "group": ["7C 7D 7H", "5S 6S 7S JK"], "op": "check"}).content.decode()
     assert "✔ Legal" in checked and 'value="1:3:8S"' in checked
@@ -463,7 +464,8 @@ def test_an_undone_round_comes_back_into_the_form_and_can_be_redone(client):
     ).json()
     client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
     client.post(f"/g/{game['id']}/rounds/", {"version": "1", "number": "1", "winner": "0", "hand-1": "4C KC"})
-    undone = client.post(f"/g/{game['id']}/undo/", {"version": "2"}, headers={"HX-Request": "true"}).content.decode()
+    undone = client.post(f"/g/{game['id']}/undo/", {"version": "2"}, headers={"HX-Request": "true"})
+    undone = tags_on_one_line(undone.content.decode())
     assert "Undone: the recording of round 1." in undone and ">Redo</button>" in undone
     assert 'value="4C KC"' in undone  # Ben's hand is back in the form, to fix one card
     assert re.search(r'name="winner" value="0"\s*checked', undone)
@@ -488,10 +490,12 @@ def test_buys_are_counted_with_steppers(client):
     game = client.post("/api/games/", body, content_type="application/json").json()
     client.get(f"/g/{game['id']}/join/{game['edit_token']}/")
     form = {"version": "1", "number": "1", "winner": "0", "hand-1": "4C 5C", "buys-1": "0"}
-    more = client.post(f"/g/{game['id']}/rounds/", {**form, "step": "1:1"}).content.decode()
+    more = tags_on_one_line(client.post(f"/g/{game['id']}/rounds/", {**form, "step": "1:1"}).content.decode())
     assert 'id="buys-1" name="buys-1" value="1"' in more
     assert 'aria-label="One buy more for Ben"' in more
-    fewer = client.post(f"/g/{game['id']}/rounds/", {**form, "buys-1": "0", "step": "1:-1"}).content.decode()
+    fewer = tags_on_one_line(
+        client.post(f"/g/{game['id']}/rounds/", {**form, "buys-1": "0", "step": "1:-1"}).content.decode()
+    )
     assert 'id="buys-1" name="buys-1" value="0"' in fewer  # never below 0
 
 

@@ -12,6 +12,7 @@ from django.test import Client
 
 from scorekeeping.config.redaction import redact
 from scorekeeping.models import Game, RateLimit, Round
+from tests.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +90,7 @@ def test_the_edit_links_qr_code_is_served_to_its_phone_only_and_kept_by_no_cache
     phone = Client()
     phone.get(f"/g/{game['id']}/join/{game['edit_token']}/")
     qr_svg.cache_clear()
-    page = phone.get(f"/g/{game['id']}/").content.decode()
+    page = tags_on_one_line(phone.get(f"/g/{game['id']}/").content.decode())
     address = f"/g/{game['id']}/edit-qr.svg"
     alt = "QR code of the edit link: scan it to score"
     assert f'<img src="{address}" alt="{alt}" width="192" height="192" loading="lazy">' in page

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from scorekeeping.models import Member
+from tests.web.markup import tags_on_one_line, without_layout
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +106,7 @@ def test_a_profile_wears_the_colour_of_the_players_newest_game(client):
         )
     page = client.get("/players/Ana/")
     assert page.context["colour"] == "gold"
-    html = page.content.decode()
+    html = without_layout(page.content.decode())
     assert '<h1 class="profile-head pc-gold"><span class="swatch" aria-hidden="true">A</span> Ana</h1>' in html
     assert '<g class="series pc-gold">' in html  # the rolling average's line
     assert client.get("/players/Cy/").context["colour"] == "green"  # Cy's only game: seat 3
@@ -165,7 +166,7 @@ def test_starting_a_game_offers_the_names_this_phone_played_with_and_its_clubs_m
     names = {"names": ["Cy", "Dee", "ANA"]}
     client.put(f"/api/clubs/{made['id']}/nights/{night['id']}/present/", names, content_type=JSON, headers=headers)
     page = f"/c/{made['id']}/nights/{night['id']}/"
-    html = client.get(page).content.decode()
+    html = tags_on_one_line(client.get(page).content.decode())
     cy = re.search(r'value="(\d+)" aria-label="I am Cy"', html).group(1)
     client.post(page + "me/", {"member": cy})
     form = client.get("/games/new/").content.decode()
