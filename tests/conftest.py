@@ -76,14 +76,22 @@ def _empty_caches():
         cache.clear()
 
 
-# Browser tests last. Playwright's sync API keeps an asyncio event loop running on the main thread
-# from the first browser test to the end of the session, and the static files' middleware is
-# asynchronous only (ServeStatic's, first in MIDDLEWARE): Django's test client reaches it through
-# async_to_sync, which refuses to run on a thread with a running loop. pytest-django orders the
-# tests without a database after the transactional ones (the browser tests among them), so a
-# plain ``client.get`` there failed ("You cannot use AsyncToSync in the same thread as an async
-# event loop") whenever browser tests ran first in the same process. Runs after pytest-django's
-# ordering and keeps it otherwise.
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+# Playwright's sync API keeps its asyncio event loop marked as running on the main thread from
+# the first browser test to the end of the session (it runs in a greenlet beside the test). Two
+# things refuse to run on a thread with a running loop: async_to_sync, through which Django's
+# test client reaches the static files' middleware (ServeStatic's, asynchronous only), and
+# asyncio.run. Outside the browser tests the loop is set aside for the test and put back after,
+# so any test may follow a browser test in the same process, in whatever order xdist sends them.
+@pytest.fixture(autouse=True)
+def _no_browser_loop_outside_the_browser(request):
+    if request.node.get_closest_marker("browser"):
+        yield
+        return
+    import asyncio
+
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
