@@ -14,7 +14,7 @@ LIMIT = 160
 # Lines over LIMIT when djLint came in, per template: to be brought to none, never to grow.
 LONG_LINES_LEFT = {
     "base.html": 2,
-    "clubs/club.html": 11,
+    "clubs/club.html": 5,
     "clubs/night.html": 8,
     "clubs/room.html": 7,
     "clubs/season.html": 1,
