@@ -76,22 +76,28 @@ def _empty_caches():
         cache.clear()
 
 
-# Playwright's sync API keeps its asyncio event loop marked as running on the main thread from
-# the first browser test to the end of the session (it runs in a greenlet beside the test). Two
-# things refuse to run on a thread with a running loop: async_to_sync, through which Django's
-# test client reaches the static files' middleware (ServeStatic's, asynchronous only), and
-# asyncio.run. Outside the browser tests the loop is set aside for the test and put back after,
-# so any test may follow a browser test in the same process, in whatever order xdist sends them.
-@pytest.fixture(autouse=True)
-def _no_browser_loop_outside_the_browser(request):
-    if request.node.get_closest_marker("browser"):
-        yield
-        return
-    import asyncio
+# Playwright's sync API keeps its asyncio event loop running on the main thread from the first
+# browser test to the end of the session (in a greenlet beside the test). Django's test client
+# reaches the static files' middleware (ServeStatic's, asynchronous only) through async_to_sync,
+# and once Playwright has started, a request made that way opens a database connection of its
+# own: its writes commit outside the test's transaction and are never rolled back (measured: a
+# game posted by the client was visible from another connection). So browser tests run in a
+# pytest process of their own (.ci/test and .ci/run do: -m browser, then the rest), a run that
+# mixes them puts them last, and a test that would meet Playwright's loop fails at once, saying
+# why, instead of leaking rows into the tests after it.
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
-    loop = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(loop)
+
+@pytest.fixture(autouse=True)
+def _no_test_after_playwright_outside_the_browser(request):
+    if not request.node.get_closest_marker("browser"):
+        import asyncio
+
+        if asyncio._get_running_loop() is not None:
+            pytest.fail(
+                "Playwright's event loop runs in this process: a test client here would write outside its"
+                " transaction. Run the browser tests in a pytest process of their own (-m browser)."
+            )
+    yield
