@@ -77,7 +77,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "scorekeeping.serve.gate.GameWriteGate",
     "scorekeeping.serve.failures.DatabaseUnavailableMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "scorekeeping.serve.sessions.SessionMiddleware",  # a stale cookie is left alone (its docstring)
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -11,6 +11,7 @@ from scorekeeping.models import ClubTable, Game, Night, Round
 pytestmark = pytest.mark.django_db
 
 JSON = "application/json"
+SEATED = "This is <strong>Ben</strong>'s phone."
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
 
@@ -290,3 +291,31 @@ def test_the_organisers_night_costs_the_same_queries_with_2_tables_or_10(client)
             assert client.get(f"{night.api}/nights/{night.night}/", headers=night.headers).status_code == 200
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1], counts  # every table's edit link made without a query of its own
+
+
+def test_a_request_sent_with_the_session_the_way_to_the_table_replaced_leaves_the_new_cookie(client):
+    """The way to the table gives the phone a new session and deletes the old one. The service
+    worker's fresh copy of a page, sent with the old session and answered after that, finds no
+    session: it must not delete the phone's cookie (a cookie is deleted by name, so the browser
+    would drop the new one and the phone would reach its table unseated: seen in the browser tests)."""
+    night = Night_(client)
+    night.draw()
+    ben = Client()
+    _i_am(ben, night, "Ben")
+    old = ben.cookies["sessionid"].value
+    table = _go(ben, night)
+    assert ben.cookies["sessionid"].value != old
+
+    late = Client()
+    late.cookies["sessionid"] = old
+    answer = late.get(table)
+    assert answer.status_code == 200 and SEATED not in answer.content.decode()
+    assert "sessionid" not in answer.cookies  # Django's own middleware sends an expired sessionid here
+    assert SEATED in ben.get(table).content.decode()
+
+
+def test_a_session_emptied_by_its_own_request_still_loses_its_cookie(admin_client):
+    """Logging out (the admin's) empties the session: that answer deletes the cookie as Django does."""
+    answer = admin_client.post("/admin/logout/")
+    assert answer.status_code == 200
+    assert answer.cookies["sessionid"].value == "" and answer.cookies["sessionid"]["max-age"] == 0
