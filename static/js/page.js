@@ -45,9 +45,15 @@ document.addEventListener("DOMContentLoaded", () => {
 // Installable and offline-aware: the service worker keeps the shell, the rules and the games seen here.
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});
+  // One fresh copy of the table page per update: htmx settles each swapped part (an update swaps
+  // several), and a copy a part each was several full pages a change, queued on the phone's six
+  // connections ahead of what the player asked for. Asked for once the update has settled.
+  let refresh = 0;
   document.addEventListener("htmx:afterSettle", () => {
-    if (navigator.serviceWorker.controller && document.getElementById("table-body")) {
-      navigator.serviceWorker.controller.postMessage({ refresh: location.pathname });
-    }
+    if (!navigator.serviceWorker.controller || !document.getElementById("table-body")) return;
+    clearTimeout(refresh);
+    refresh = setTimeout(() => {
+      navigator.serviceWorker.controller?.postMessage({ refresh: location.pathname });
+    }, 200);
   });
 }

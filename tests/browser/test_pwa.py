@@ -39,7 +39,17 @@ def test_the_rules_and_the_current_game_stay_readable_offline(live_server, page,
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
     enter_round(page, 1, "Ana", {"Ben": ["King of clubs"]})
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
-    page.wait_for_timeout(500)  # the worker refreshes its copy of the table after the update
+    # The worker refreshes its copy of the table after the update (once, whatever the parts swapped).
+    page.wait_for_function(
+        """async () => {
+            for (const name of await caches.keys()) {
+                const copy = await (await caches.open(name)).match(location.pathname);
+                if (copy && (await copy.text()).includes("Round 2 of 7")) return true;
+            }
+            return false;
+        }""",
+        polling=100,
+    )
     context.set_offline(True)
     page.goto(table)
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
