@@ -224,8 +224,17 @@ def draft_current(game: Game) -> Draft | None:
 
 
 def draft_status(game: Game, draft: Draft) -> DraftStatus:
+    """The round in progress as it stands. Its hands and the draft they belong to are read in one
+    statement, so at one moment: the version a page sends with Record is the version of the hands
+    it shows. Read apart, a hand sent in between the two reads showed "every hand is in" beside
+    the version before that hand, and Record was refused as if a hand had changed since."""
     players = list(game.players.order_by("seat"))
-    hands = {h.player_id: h for h in draft.hands.select_related("player")}
+    rows = list(DraftHand.objects.filter(draft_id=draft.pk).select_related("player", "draft__winner"))
+    if rows:
+        draft = rows[0].draft
+        for row in rows:
+            row.draft = draft
+    hands = {h.player_id: h for h in rows}
     counted = [hands[p.pk] for p in players if p.pk in hands and hands[p.pk].done and p.pk != draft.winner_id]
     missing = [p for p in players if p.pk != draft.winner_id and not (p.pk in hands and hands[p.pk].done)]
     penalties: dict[int, int] = {}

@@ -292,3 +292,21 @@ def test_the_cut_bonus_is_refused_where_the_rules_have_none(table):
     refused = table("put", body={"number": 1, "winner": "Ana", "cut_bonus": True})
     assert refused.status_code == 400 and "has no cut bonus" in str(refused.json())
     assert not Draft.objects.exists()
+
+
+def test_a_round_in_progress_is_told_with_the_version_of_the_hands_it_shows(table):
+    """The draft is read first, its hands a moment later: a hand sent in between is shown, so the
+    version told (what a page sends with Record) is the one with that hand, not the one before."""
+    from scorekeeping.services.drafts import draft_status
+
+    table("put", body={"number": 1, "winner": "Ana"})
+    table("put", "hands/Ben/", {"points": 10})
+    table("put", "hands/Cy/", {"points": 20})
+    read_before = Draft.objects.select_related("winner").get(game=table.game)
+    table("put", "hands/Dee/", {"points": 30})  # sent in between the two reads
+    status = draft_status(table.game, read_before)
+    assert [p.name for p in status.missing] == []
+    assert status.draft.version == Draft.objects.get(game=table.game).version == read_before.version + 1
+    assert status.draft.winner.name == "Ana"
+    recorded = table("post", "record/", {"version": status.draft.version})
+    assert recorded.status_code == 201, recorded.json()
