@@ -1,6 +1,7 @@
 """Installable and offline-aware, in Chromium: the manifest, the service worker, pages without network."""
 
 import json
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -32,6 +33,16 @@ def test_manifest_is_valid_and_chromium_finds_the_app_installable(
     context.close()
 
 
+# What the service worker keeps of the page: a copy whose title reads round 2 (evaluate awaits it).
+COPY_OF_ROUND_2 = r"""async () => {
+    for (const name of await caches.keys()) {
+        const copy = await (await caches.open(name)).match(location.pathname);
+        if (copy && /id="round-title">\s*Round 2 of 7/.test(await copy.text())) return true;
+    }
+    return false;
+}"""
+
+
 def test_the_rules_and_the_current_game_stay_readable_offline(live_server, page, context):
     table = start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
     page.evaluate("navigator.serviceWorker.ready")
@@ -40,16 +51,10 @@ def test_the_rules_and_the_current_game_stay_readable_offline(live_server, page,
     enter_round(page, 1, "Ana", {"Ben": ["King of clubs"]})
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
     # The worker refreshes its copy of the table after the update (once, whatever the parts swapped).
-    page.wait_for_function(
-        """async () => {
-            for (const name of await caches.keys()) {
-                const copy = await (await caches.open(name)).match(location.pathname);
-                if (copy && (await copy.text()).includes("Round 2 of 7")) return true;
-            }
-            return false;
-        }""",
-        polling=100,
-    )
+    deadline = time.monotonic() + 10
+    while not page.evaluate(COPY_OF_ROUND_2):
+        assert time.monotonic() < deadline, "the service worker kept no copy of round 2"
+        page.wait_for_timeout(100)
     context.set_offline(True)
     page.goto(table)
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
