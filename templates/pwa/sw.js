@@ -43,13 +43,18 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") event.respondWith(fromNetworkThenCache(request));
 });
 
-// The table page asks for a fresh copy after each update, so it reads right offline.
+// The table page asks for a fresh copy after each update, so it reads right offline. Only the
+// copy asked for last is kept: an older one answered late would put the page back a round.
+const asked = new Map();
 self.addEventListener("message", (event) => {
   const path = event.data && event.data.refresh;
   if (typeof path !== "string" || !path.startsWith("/")) return;
+  const mine = (asked.get(path) || 0) + 1;
+  asked.set(path, mine);
+  const keep = (cache, response) => (response.ok && asked.get(path) === mine ? cache.put(path, response) : null);
   event.waitUntil(
     caches.open(CACHE).then((cache) =>
-      fetch(path, { credentials: "same-origin" }).then((response) => (response.ok ? cache.put(path, response) : null)).catch(() => null)
+      fetch(path, { credentials: "same-origin" }).then((response) => keep(cache, response)).catch(() => null)
     )
   );
 });
