@@ -1,4 +1,5 @@
-"""Browser tests: Playwright driving Debian's Chromium at phone size, against a live server."""
+"""Browser tests: Playwright driving Chromium's headless shell (Debian's chromium-headless-shell; set
+CHROMIUM_PATH=/usr/bin/chromium for the whole browser) at phone size, against a live server."""
 
 import os
 import time
@@ -12,7 +13,7 @@ from .helpers import screenshots
 def browser_type_launch_args(browser_type_launch_args):
     return {
         **browser_type_launch_args,
-        "executable_path": os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+        "executable_path": os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell"),
         "args": [
             "--headless",
             "--no-sandbox",
