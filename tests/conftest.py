@@ -85,8 +85,17 @@ def _empty_caches():
 # pytest process of their own (.ci/test and .ci/run do: -m browser, then the rest), a run that
 # mixes them puts them last, and a test that would meet Playwright's loop fails at once, saying
 # why, instead of leaking rows into the tests after it.
+# The browser runs collect tests/browser alone (.ci/test, .ci/run: the rest is not imported there),
+# so a browser test anywhere else would run nowhere: it stops the collection instead.
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
+    astray = [
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("browser") and not item.nodeid.startswith("tests/browser/")
+    ]
+    if astray:
+        raise pytest.UsageError(f"browser tests belong in tests/browser/: {', '.join(astray[:5])}")
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
