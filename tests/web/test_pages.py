@@ -640,3 +640,19 @@ def test_the_rules_table_says_what_is_wild_once_and_the_contract_in_words(client
     assert "+ +" not in html
     contract = client.get("/rules/contract/").content.decode()
     assert 'scope="col">Wild<' not in contract and "Only jokers are wild in every round." in contract
+
+
+def test_in_development_static_files_are_found_per_request_and_nothing_outside_them(client, settings, tmp_path):
+    """With autorefresh (development, and these tests' settings) each file is found when asked:
+    the app's, an installed app's, a file added after the start; a path that climbs out of the
+    static directories, or names a file that is not there, is not found (serve/statics.py)."""
+    assert settings.SERVESTATIC_AUTOREFRESH and settings.SERVESTATIC_USE_FINDERS
+    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, tmp_path]
+    assert client.get("/static/css/app.css").status_code == 200  # the middleware is built here
+    assert client.get("/static/admin/css/base.css").status_code == 200  # an installed app's
+    assert client.get("/static/added-after-start.css").status_code == 404
+    (tmp_path / "added-after-start.css").write_text("p { color: red; }")
+    answer = client.get("/static/added-after-start.css")
+    assert answer.status_code == 200 and answer["Content-Length"] == "17"
+    for path in ("/static/../manage.py", "/static/%2e%2e/manage.py", "/static/css/../../manage.py", "/static/nope.css"):
+        assert client.get(path).status_code == 404, path
