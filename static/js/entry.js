@@ -153,6 +153,12 @@ on("click", "[data-entry-mode]", (toggle) => {
   const form = document.querySelector("form[data-entry]");
   if (value === "points" && form && checked(form, "winner")) nextPoints(form, null);
 });
+// An entry swapped in (this phone's Record, a push) is in the phone's mode before it is drawn or
+// measured: drawn first as the keypad's taller layout, then as points at the settle, it moved the
+// page under the thumb (the keypad kept in view, the browser's scroll anchoring).
+const followMode = () => applyMode(stored("entry-mode") || "cards");
+document.addEventListener("htmx:afterSwap", followMode);
+document.addEventListener("htmx:oobAfterSwap", followMode);
 function nextPoints(form, after) {
   const out = checked(form, "winner")?.value;
   const fields = [...form.querySelectorAll(".points-input")].filter((f) => f.closest(".player-entry").dataset.seat !== out);
@@ -176,7 +182,7 @@ function keep(form) {
 on("input", "form[data-entry]", keep);
 on("change", "form[data-entry]", keep);
 htmx.onLoad(() => {
-  applyMode(stored("entry-mode") || "cards");
+  followMode();
   const form = document.querySelector("form[data-entry]");
   const data = form && !form.dataset.dirty && !form.hasAttribute("data-draft") && JSON.parse(stored(draftKey(form)));
   if (!data) return;

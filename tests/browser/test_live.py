@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import enter_round, screenshots, start_game
+from .helpers import enter_round, screenshots, settled, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,6 +92,47 @@ def test_a_phone_typing_a_round_that_another_phone_records_moves_to_the_next(
     expect(other_phone.locator(".board tbody tr").nth(1).locator("td").nth(0).locator(".pts")).to_have_text("5")
     enter_round(other_phone, 2, "Ben", {"Ana": ["King of clubs"]})
     expect(page.locator("#round-title")).to_have_text("Round 3 of 7", timeout=2000)
+    assert console_errors == []
+
+
+# Each time the page's parts change, the entry's mode as it is then, before anything is drawn.
+MODES_SEEN = """
+window.modesSeen = [];
+new MutationObserver(() => {
+  const entry = document.getElementById("entry");
+  if (entry) window.modesSeen.push(entry.dataset.mode);
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_phone_typing_points_keeps_its_place_when_another_phone_records(
+    table_server, page, other_phone, console_errors
+):
+    """A round recorded on another phone brings this phone's entry anew by push. A phone typing
+    points gets it in points at once, never drawn (nor measured) as the keypad first: the
+    keypad's taller layout once moved the page by a screen's third under the thumb."""
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    start_game(page, table_server.url, names, dealer="Ana")
+    other_phone.add_init_script(MODES_SEEN)
+    other_phone.goto(edit_link(page))
+    other = other_phone.locator("#entry")
+    expect(other.get_by_role("heading", name="Record round 1")).to_be_visible()
+    other.get_by_role("button", name="Type points").click()
+    expect(other).to_have_attribute("data-mode", "points")
+    other_phone.evaluate("() => document.getElementById('entry').scrollIntoView({block: 'start'})")
+    settled(other_phone)
+    top = other.bounding_box()["y"]
+    other_phone.evaluate("() => { window.modesSeen = []; }")
+
+    enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"], "Cy": ["King of clubs"], "Dee": ["Ace of spades"]})
+    expect(other.get_by_role("heading", name="Record round 2")).to_be_visible(timeout=2000)
+    settled(other_phone)
+    modes = other_phone.evaluate("() => window.modesSeen")
+    assert modes and set(modes) == {"points"}, modes
+    expect(other).to_have_attribute("data-mode", "points")
+    assert abs(other.bounding_box()["y"] - top) < 2, (top, other.bounding_box()["y"])
+    expect(other.locator(".went-out label", has_text="Ben")).to_be_in_viewport()
+    assert other_phone.errors == []
     assert console_errors == []
 
 
