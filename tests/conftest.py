@@ -15,6 +15,47 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+# Between tests that ask for it, Django empties the database: on PostgreSQL one TRUNCATE of every
+# table, which takes their locks one by one and waits at each. A request a browser test left on
+# its way takes its tables one by one too: each holding one the other wanted, PostgreSQL broke the
+# deadlock by failing the TRUNCATE (CI at stop 44: "couldn't be flushed"; tests/test_flush.py).
+# Here the emptying first takes every table's lock at once or none (NOWAIT, in a savepoint), so
+# it never waits holding one: a request still reading finishes, then the tables are emptied.
+FLUSH_LOCK_SECONDS = 30
+
+
+def _execute_sql_flush_holding_every_lock(self, sql_list):
+    import time
+
+    from django.db import OperationalError, transaction
+
+    tables = self.connection.introspection.django_table_names(only_existing=True, include_views=False)
+    lock = f"LOCK TABLE {', '.join(map(self.quote_name, tables))} IN ACCESS EXCLUSIVE MODE NOWAIT"
+    deadline = time.monotonic() + FLUSH_LOCK_SECONDS
+    with transaction.atomic(using=self.connection.alias), self.connection.cursor() as cursor:
+        while True:
+            try:
+                with transaction.atomic(using=self.connection.alias):  # a refused LOCK keeps none
+                    cursor.execute(lock)
+                break
+            except OperationalError as exc:
+                if getattr(exc.__cause__, "sqlstate", None) != "55P03" or time.monotonic() > deadline:
+                    raise  # 55P03: lock_not_available, a table still in a request's hands
+                time.sleep(0.01)  # polling a condition: the request ends by itself
+        for sql in sql_list:
+            cursor.execute(sql)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_without_deadlock():
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    plain = DatabaseOperations.execute_sql_flush
+    DatabaseOperations.execute_sql_flush = _execute_sql_flush_holding_every_lock
+    yield
+    DatabaseOperations.execute_sql_flush = plain
+
+
 # Databases for real server processes (tests/servers.py): migrated once a worker, copied for each
 # test that asks for a fresh one.
 @pytest.fixture(scope="session")
