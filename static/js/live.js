@@ -54,10 +54,29 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (version) event.detail.headers["X-Entry-Version"] = version.value;
   if (form?.dataset.round) event.detail.headers["X-Entry-Round"] = form.dataset.round; // not on a correction
 });
+// A finger on the entry keeps it: an entry drawn anew between a key's press and its lift takes
+// no tap (the press lands on one key, the lift on its twin), and a card went missing. A fresh
+// entry that comes meanwhile waits; once the finger lifts the changes are fetched again, in full
+// (its answer's version was taken as seen), as the phone then is (a tap made: typed in now).
+let fingerOnEntry = false;
+let entryHeld = false;
+document.addEventListener("pointerdown", (event) => { fingerOnEntry = Boolean(event.target.closest?.("#entry")); }, true);
+function lifted() {
+  fingerOnEntry = false;
+  if (!entryHeld) return;
+  entryHeld = false;
+  document.getElementById("poller")?.removeAttribute("hx-headers");
+  setTimeout(fetchChanges, 0);  // after the tap's own click
+}
+document.addEventListener("pointerup", lifted, true);
+document.addEventListener("pointercancel", lifted, true);
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const poller = document.getElementById("poller");
-  if (event.detail.target?.id === "entry-slot" && poller?.dataset.askedPristine === "1" && entryForm()?.dataset.dirty) {
+  if (event.detail.target?.id !== "entry-slot") return;
+  if (poller?.dataset.askedPristine === "1" && entryForm()?.dataset.dirty) event.detail.shouldSwap = false;
+  else if (fingerOnEntry) {
     event.detail.shouldSwap = false;
+    entryHeld = true;
   }
 });
 
