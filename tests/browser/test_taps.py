@@ -108,9 +108,11 @@ def play_by_cards(
     page.wait_for_timeout(400)  # the preview behind the last tap comes back
     settled(page)
     entry_in_view(page)
-    thumb.tap(entry.locator("button.primary"))
+    record = entry.locator("button.primary")
+    box = record.bounding_box()  # where the thumb taps, before its tap replaces the page
+    thumb.tap(record)
     if double:  # the second tap of a double tap, where the first one was, moments later
-        box = entry.locator("button.primary").bounding_box()
+        assert box is not None
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
