@@ -84,6 +84,10 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
 // seat taken, a round recorded) was asked as the phone was before: its answer is dropped, its
 // out-of-band parts too, and the changes are fetched again. The check sits on the poller
 // itself, because the events of an element that left the page no longer reach the document.
+// A poller swapped in (with the table this phone's own step brought) hears nothing until htmx has
+// readied it, 20 ms after the swap: an event in between, or the fetch again of an answer dropped
+// in between, found no one to hear it and the phone stayed behind. Once ready it asks once (304
+// when it missed nothing).
 htmx.onLoad((root) => {
   const poller = root.id === "poller" ? root : root.querySelector?.("#poller");
   poller?.addEventListener("htmx:beforeSwap", (event) => {
@@ -91,4 +95,5 @@ htmx.onLoad((root) => {
     event.detail.shouldSwap = false;
     setTimeout(fetchChanges, 0);
   });
+  if (poller && root === poller) htmx.trigger(poller, "changed");
 });
