@@ -118,8 +118,13 @@ def enter_round(
         field.blur()  # a change previews the round: let it come back before Record is tapped
         settled(page)
     entry.get_by_role("button", name=f"Record round {number}").click()
-    # A person's next tap comes later than a double tap's second one, which the page ignores.
-    page.wait_for_timeout(500)
+    past_double_tap(page)
+
+
+def past_double_tap(page: Page) -> None:
+    """Wait for a person's next tap: a second tap where Record (or Send) was, within half a
+    second, is a double tap's and ignored by design (static/js/guards.js says while it lasts)."""
+    expect(page.locator("html[data-double-tap]")).to_have_count(0)
 
 
 def entry_mode(page: Page, mode: str) -> None:

@@ -25,7 +25,14 @@ from playwright.sync_api import expect
 from referee.engine import find_rules, parse_cards, score_hand
 from referee.engine.clubs import pair, repeated
 
-from .helpers import ARTIFACTS, assert_all_controls_named, assert_no_sideways_scroll, assert_thumb_sized, screenshots
+from .helpers import (
+    ARTIFACTS,
+    assert_all_controls_named,
+    assert_no_sideways_scroll,
+    assert_thumb_sized,
+    past_double_tap,
+    screenshots,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -225,7 +232,7 @@ def ben_scores_his_own_hand(base, ben, table, winner, card):
     expect(bens.locator("input.hand-input")).to_have_value(" ".join(BEN_HAND))
     ben.get_by_role("button", name="Send in Ben's hand").click()
     expect(ben.locator("#draft-status")).to_contain_text("Every hand is in", timeout=PUSHED)
-    ben.wait_for_timeout(600)  # a second tap within half a second where Send was is ignored by design
+    past_double_tap(ben)
     ben.get_by_role("button", name="Record round 1").click()
     expect(ben.locator("#round-title")).to_contain_text("Round 2 of 7")
     expected = score_hand(RULES, 1, parse_cards(" ".join(BEN_HAND))).points

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import flight_log, flight_recorder, settled
+from .helpers import flight_log, flight_recorder, past_double_tap, settled
 from .test_own_hands import HANDS, NAMES, api, measured
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -105,7 +105,7 @@ def test_four_phones_and_a_follower_all_show_each_round_and_the_finish(table_ser
         page.get_by_role("button", name=f"Send in {recorder}'s hand").click()
         record = page.get_by_role("button", name=f"Record round {number}")
         expect(record).to_be_visible()
-        page.wait_for_timeout(600)  # a person's next tap, not a double tap's second (which is ignored)
+        past_double_tap(page)  # a person's next tap, not a double tap's second (which is ignored)
         record.click()
         if number < 7:
             expect(page.locator("#round-title")).to_have_text(f"Round {number + 1} of 7", timeout=SHOWN)

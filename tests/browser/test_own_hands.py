@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 from referee.engine import find_rules, parse_cards, score_hand
 
-from .helpers import ARTIFACTS, MEASURE, flight_log, flight_recorder, settled
+from .helpers import ARTIFACTS, MEASURE, flight_log, flight_recorder, past_double_tap, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -224,7 +224,7 @@ def test_one_phone_enters_every_hand_with_the_for_switch(table_server, browser, 
         expect(page.locator("#draft-status")).to_contain_text(f"{name} ✓")
     # Record comes where Send was: a tap there within half a second is a double tap's second,
     # which the page ignores by design; a person's next tap comes later.
-    page.wait_for_timeout(600)
+    past_double_tap(page)
     phone.tap(page.get_by_role("button", name="Record round 7"))
     totals = final_totals(page)
     elapsed = time.monotonic() - started

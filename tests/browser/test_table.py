@@ -11,6 +11,7 @@ from .helpers import (
     assert_thumb_sized,
     enter_round,
     entry_mode,
+    past_double_tap,
     settled,
     start_game,
 )
@@ -201,8 +202,8 @@ def test_a_double_tap_on_record_records_once_and_the_page_stays(live_server, pag
     before = entry.evaluate("e => e.getBoundingClientRect().top")
     record.dblclick()
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
-    settled(page)
-    page.wait_for_timeout(900)  # whatever a second tap could have started has had its time
+    past_double_tap(page)
+    settled(page)  # whatever the second tap could have started (a request at once) has ended
     assert Round.objects.count() == 1
     assert page.url == table
     expect(page.locator("#entry-errors li")).to_have_count(0)

@@ -83,4 +83,5 @@ SCRIPT_OWNED: dict[str, str] = {
     "data-state": "offline.js: what its banner says",
     "data-dirty": "entry.js and live.js: the form was typed in",
     "data-asked-pristine": "live.js: what the poller asked",
+    "data-double-tap": "guards.js: on <html> while a second tap where Record was is ignored",
 }
