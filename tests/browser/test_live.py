@@ -160,7 +160,6 @@ def test_a_lost_network_keeps_the_entry_and_sends_it_when_back(table_server, pag
     expect(page.locator("#hand-1")).to_have_value("9H")
     # The draft survives a reload, too.
     context.set_offline(False)
-    page.wait_for_timeout(100)
     expect(page.locator("#round-title")).to_have_text("Round 2 of 7", timeout=5000)
     expect(page.locator(".board tbody tr").nth(1).locator("td").nth(0).locator(".pts")).to_have_text("5")
     expect(banner).to_have_count(0)

@@ -104,8 +104,8 @@ def play_by_cards(
         expect(page.locator(f".player-entry[data-seat='{PLAYERS.index(name)}'] .chips button")).to_have_count(
             len(cards)
         )
-    settled(page)
-    page.wait_for_timeout(400)  # the preview behind the last tap comes back
+    for name, cards in hands.items():  # the preview behind the last tap is back: it drew every hand
+        expect(page.locator(f"#result-{PLAYERS.index(name)}")).to_have_attribute("data-hand", " ".join(cards))
     settled(page)
     entry_in_view(page)
     record = entry.locator("button.primary")
@@ -200,8 +200,8 @@ def test_a_whole_game_in_points_mode_costs_players_plus_two_taps(live_server, pa
             page.keyboard.type(str(points[name]))
             if i < len(names) - 1:
                 page.keyboard.press("Enter")
-        settled(page)
-        page.wait_for_timeout(400)
+        for name in names:  # the preview behind the last key is back: it scored every hand
+            expect(page.locator(f"#result-{PLAYERS.index(name)} .penalty")).to_have_text(str(points[name]))
         settled(page)
         thumb.tap(entry.locator("button.primary"))
         if number < 7:
