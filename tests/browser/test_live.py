@@ -181,6 +181,17 @@ def _requests(page):
     return seen
 
 
+def _asked_so_far(page, seen: list[str]) -> list[str]:
+    """What the page has asked by now, without waiting for a guessed time: the page asks for a
+    marker and the test waits to see it. A page's requests are seen in the order it makes them,
+    so one its timers made before (they go out as the timer fires, within ``run_for``) has been
+    seen by then. The markers themselves are left out."""
+    marker = f"/static/icons/icon.svg?asked={len(seen)}"
+    with page.expect_request(lambda request: request.url.endswith(marker)):
+        page.evaluate("url => { fetch(url); }", marker)
+    return [url for url in seen if "?asked=" not in url]
+
+
 def test_an_idle_table_sends_nothing_but_its_stream(table_server, page, console_errors):
     start_game(page, table_server.url, ["Ana", "Ben"], dealer="Ana")
     expect(page.locator("body.streaming")).to_have_count(1)  # this page's stream is open: counted from here
@@ -188,11 +199,10 @@ def test_an_idle_table_sends_nothing_but_its_stream(table_server, page, console_
     page.clock.install()  # the page's timers run on Playwright's clock: ten seconds pass at once
     page.reload()
     expect(page.locator("#round-title")).to_have_text("Round 1 of 7")
-    page.wait_for_timeout(1000)  # the page's own loading: the stream opens, nothing else is asked
-    loaded = list(seen)
+    expect(page.locator("body.streaming")).to_have_count(1)  # loaded: the stream is open
+    loaded = _asked_so_far(page, seen)
     page.clock.run_for(10_000)
-    page.wait_for_timeout(300)  # whatever the timers started has gone out
-    idle = seen[len(loaded) :]
+    idle = _asked_so_far(page, seen)[len(loaded) :]
     assert idle == [], idle  # ten seconds: not one request
     streams = [url for url in loaded if "/events/" in url]
     assert len(streams) == 1 and "?v=" in streams[0], loaded
@@ -208,7 +218,7 @@ def test_a_change_reaches_a_second_phone_by_push_without_polling(table_server, p
     expect(other_phone.locator("body.streaming")).to_have_count(1)
     other_phone.clock.run_for(10_000)
     other_phone.clock.resume()  # and on from there in real time, for the push
-    fetches = [url for url in seen if "/live/" in url]
+    fetches = [url for url in _asked_so_far(other_phone, seen) if "/live/" in url]
     assert fetches == [], fetches  # no poll while nothing changes
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
     expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7", timeout=1500)
@@ -229,7 +239,7 @@ def test_without_a_stream_the_page_polls_every_five_seconds(table_server, page, 
         with other_phone.expect_response(lambda response: "/live/" in response.url):
             other_phone.clock.run_for(5_000)
     other_phone.clock.run_for(1_000)
-    polls = [url for url in seen if "/live/" in url]
+    polls = [url for url in _asked_so_far(other_phone, seen) if "/live/" in url]
     assert len(polls) == 2, polls  # at 5 s and 10 s, not every second
     enter_round(page, 1, "Ana", {"Ben": ["Five of clubs"]})
     expect(other_phone.locator("#round-title")).to_have_text("Round 2 of 7", timeout=6000)
