@@ -16,7 +16,8 @@ How a change reaches the streams, with nothing kept in one process that another 
   (delivered at commit, to every listener on every machine). Each server process holds ONE
   listening connection and fans a notification out to its own streams in memory. After a
   (re)connection of that listener the versions of the games it watches are read once, so a
-  notification missed while it was away is not lost.
+  notification missed while it was away is not lost; one that comes while a game's first
+  stream reads the game's version is kept for the channel that read makes.
 - SQLite (one machine): each process reads the versions of the games that have open streams
   in one query per tick (``LIVE_TICK``, 0.2 s), whatever the number of phones.
 

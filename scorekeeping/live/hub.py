@@ -80,6 +80,10 @@ class Hub:
     def __init__(self) -> None:
         self.channels: dict[str, Channel] = {}
         self.loading: dict[str, asyncio.Future[int | None]] = {}
+        # Games whose first stream is reading their version, and the newest version told of each
+        # meanwhile: a change committed after that read must reach the channel made from it.
+        self.opening: Counter[str] = Counter()
+        self.early: dict[str, int] = {}
         self.streams = 0
         self.clients: Counter[str] = Counter()
         self.client_games: Counter[tuple[str, str]] = Counter()
@@ -145,28 +149,43 @@ class Hub:
 
     async def _channel(self, game_id: str) -> Channel:
         """The game's channel: its version read once from the database for the first stream of the
-        game in this process (streams opened at once share that one read), 404 without a game."""
-        pending = self.loading.get(game_id)
-        if pending is None:
-            pending = self.loading[game_id] = asyncio.ensure_future(_version(game_id))
-            pending.add_done_callback(lambda _f: self.loading.pop(game_id, None))
-        version = await asyncio.shield(pending)
-        if version is None:
-            raise Refused(404, "Not Found: no game at this address.\n")
-        channel = self.channels.get(game_id)
-        if channel is None:
-            channel = self.channels[game_id] = Channel(version)
-        channel.publish(version)
-        return channel
+        game in this process (streams opened at once share that one read), 404 without a game. A
+        change told while the version is read (after the read, before the channel is made) is
+        kept in ``early`` and counts: the stream starts from it, not one change behind."""
+        self.opening[game_id] += 1
+        try:
+            pending = self.loading.get(game_id)
+            if pending is None:
+                pending = self.loading[game_id] = asyncio.ensure_future(_version(game_id))
+                pending.add_done_callback(lambda _f: self.loading.pop(game_id, None))
+            version = await asyncio.shield(pending)
+            if version is None:
+                raise Refused(404, "Not Found: no game at this address.\n")
+            version = max(version, self.early.get(game_id, version))
+            channel = self.channels.get(game_id)
+            if channel is None:
+                channel = self.channels[game_id] = Channel(version)
+            channel.publish(version)
+            return channel
+        finally:
+            self.opening[game_id] -= 1
+            if self.opening[game_id] <= 0:
+                del self.opening[game_id]
+                self.early.pop(game_id, None)
 
     def publish(self, game_id: str, version: int) -> None:
         channel = self.channels.get(game_id)
         if channel is not None:
             channel.publish(version)
+        elif game_id in self.opening:
+            self.early[game_id] = max(version, self.early.get(game_id, version))
 
     async def _resync(self) -> None:
-        if self.channels:
-            for game_id, version in (await versions(list(self.channels))).items():
+        """Read the versions of every game watched, or being opened, here (after the listener's
+        (re)connection, and each SQLite tick): a change missed meanwhile is told now."""
+        keys = [*self.channels, *(key for key in self.opening if key not in self.channels)]
+        if keys:
+            for game_id, version in (await versions(keys)).items():
                 self.publish(game_id, version)
 
     async def _beat(self) -> None:

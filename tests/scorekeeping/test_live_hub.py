@@ -5,7 +5,10 @@ streams no more often than that (``scorekeeping.live``)."""
 import asyncio
 import threading
 
+import pytest
+
 from scorekeeping.live import hub, stream
+from scorekeeping.services import game_create
 
 
 def run(scenario):
@@ -143,5 +146,26 @@ def test_a_stream_whose_client_leaves_leaves_the_others_of_its_game_untouched(se
         assert sent.count(stream.event(2)) == 5
         staying.set_result(None)
         await asyncio.gather(*others)
+
+    run(scenario())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_told_while_a_streams_game_is_being_read_reaches_that_stream():
+    """The first stream of a game in a process reads the game's version (in a thread); a change
+    committed after that read is told (PostgreSQL's NOTIFY) before the game's channel exists. It
+    must not be dropped: the phone would show the game one change behind until the next one."""
+    game, _token = game_create(ruleset="mexican", variants=[], players=["Ana", "Ben"], first_dealer="Ana")
+    read = game.live_version
+
+    async def scenario():
+        center = hub.Hub()  # not started: this test plays the listener's part itself
+        joining = asyncio.ensure_future(center.join(game.pk, "127.0.0.1"))
+        while game.pk not in center.loading:  # the version is being read in its thread
+            await asyncio.sleep(0)
+        center.publish(game.pk, read + 1)  # a round recorded meanwhile, as the listener hears it
+        channel = await joining
+        assert channel.version == read + 1
+        center.leave(game.pk, "127.0.0.1")
 
     run(scenario())
