@@ -99,8 +99,7 @@ def test_the_servers_log_holds_no_token(tmp_path, sqlite_url):
         game = _create_game(port)
         _get(port, f"/g/{game['id']}/join/{game['edit_token']}/")
         _get(port, f"/g/{game['id']}/join/{game['edit_token'][:-2]}zz/")
-        time.sleep(0.5)
-    text = log.read_text()
+    text = log.read_text()  # the server has stopped: its log is whole
     assert game["edit_token"] not in text and game["edit_token"][:-2] not in text
     assert not re.search(r"/join/[A-Za-z0-9_-]{20,}", text)
 
@@ -193,10 +192,9 @@ def test_keep_alive_connections_stay_open_and_nothing_is_logged_as_an_error(tmp_
             response = connection.getresponse()
             assert response.status == 200
             response.read()
-            time.sleep(0.2)
+            time.sleep(0.2)  # a phone's next request on the open connection comes a moment later
         connection.close()
-        time.sleep(0.5)
-        assert "Exception in ASGI application" not in log.read_text()
+    assert "Exception in ASGI application" not in log.read_text()  # the server has stopped: its log is whole
 
 
 def test_a_table_page_and_its_static_files_load_with_no_warning_in_the_log(tmp_path, sqlite_url):
@@ -215,8 +213,7 @@ def test_a_table_page_and_its_static_files_load_with_no_warning_in_the_log(tmp_p
             with urllib.request.urlopen(request, timeout=5) as response:
                 assert response.status == 200 and response.read(), asset
                 assert response.headers["X-Content-Type-Options"] == "nosniff", asset
-        time.sleep(0.5)
-    lines = log.read_text().splitlines()
+    lines = log.read_text().splitlines()  # the server has stopped: its log is whole
     assert not [line for line in lines if "Warning" in line or "StreamingHttpResponse" in line]
 
 
