@@ -221,6 +221,47 @@ def _boxes_overlap(a, b):
     )
 
 
+def test_a_second_tap_on_the_next_rounds_record_is_ignored_then_a_persons_tap_counts(live_server, page, console_errors):
+    """The answer to Record can come back before a double tap's second tap: the next round's
+    Record is then where the thumb is, and the second tap must not send that round (empty).
+    The page's clock stands still from the first tap, so the second comes "moments later"
+    however slow the machine; a tap on it after the half second is a person's, and counts."""
+    from scorekeeping.models import Round
+
+    page.clock.install()
+    start_game(page, live_server.url, ["Ana", "Ben"], dealer="Ana")
+    entry = page.locator("#entry")
+    entry.locator(".went-out label", has_text="Ana").click()
+    entry.get_by_role("radio", name="Tap cards for Ben").check()
+    page.get_by_role("button", name="Five of clubs", exact=True).click()
+    settled(page)
+    # A form is submitted in the click that submits it: counted as it happens, nothing to wait for.
+    page.evaluate("() => { window.submits = 0; document.addEventListener('submit', () => window.submits++); }")
+    box = page.get_by_role("button", name="Record round 1").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 1)
+    page.mouse.click(x, y)
+    expect(page.locator("#round-title")).to_have_text("Round 2 of 7")
+    assert page.evaluate("() => window.submits") == 1
+    # The second tap: the next round's Record is under the thumb, and the half second is not over.
+    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.textContent.trim()", [x, y])
+    assert hit == "Record round 2", hit
+    expect(page.locator("html[data-double-tap]")).to_have_count(1)
+    page.mouse.click(x, y)
+    assert page.evaluate("() => window.submits") == 1  # ignored: nothing was sent
+    page.clock.resume()
+    past_double_tap(page)
+    settled(page)
+    assert Round.objects.count() == 1
+    expect(page.locator("#entry-errors li")).to_have_count(0)
+    page.mouse.click(x, y)  # later, the same spot: a person's tap on Record round 2, which is sent
+    assert page.evaluate("() => window.submits") == 2
+    expect(page.locator("#entry-errors li").first).to_be_visible()  # and refused: nobody went out yet
+    assert Round.objects.count() == 1
+    assert console_errors == [], "\n".join(console_errors)
+
+
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_long_game_fits_a_narrow_phone(live_server, browser, language):
     """Shanghai's ten deals at 360 px: the header keeps one line, name, total and rounds won stay
