@@ -185,8 +185,11 @@ def _asked_so_far(page, seen: list[str]) -> list[str]:
     """What the page has asked by now, without waiting for a guessed time: the page asks for a
     marker and the test waits to see it. A page's requests are seen in the order it makes them,
     so one its timers made before (they go out as the timer fires, within ``run_for``) has been
-    seen by then. The markers themselves are left out."""
-    marker = f"/static/icons/icon.svg?asked={len(seen)}"
+    seen by then; not one htmx holds back in a queue (``hx-sync``) behind an answer, nor what the
+    service worker fetches itself. The marker is one the service worker leaves to the network
+    (a request it answers is never seen where a route is set, as in the polling test). The
+    markers themselves are left out."""
+    marker = f"/healthz?asked={len(seen)}"
     with page.expect_request(lambda request: request.url.endswith(marker)):
         page.evaluate("url => { fetch(url); }", marker)
     return [url for url in seen if "?asked=" not in url]
