@@ -157,7 +157,7 @@ class Hub:
             pending = self.loading.get(game_id)
             if pending is None:
                 pending = self.loading[game_id] = asyncio.ensure_future(_version(game_id))
-                pending.add_done_callback(lambda _f: self.loading.pop(game_id, None))
+                pending.add_done_callback(lambda _f: self._read(game_id))
             version = await asyncio.shield(pending)
             if version is None:
                 raise Refused(404, "Not Found: no game at this address.\n")
@@ -171,19 +171,30 @@ class Hub:
             self.opening[game_id] -= 1
             if self.opening[game_id] <= 0:
                 del self.opening[game_id]
-                self.early.pop(game_id, None)
+                if game_id not in self.loading:
+                    self.early.pop(game_id, None)
+
+    def _read(self, game_id: str) -> None:
+        """A game's version has been read. Its streams take ``early`` when they resume; if every
+        one of them left meanwhile, nothing will, and a later stream reads the version anew."""
+        self.loading.pop(game_id, None)
+        if game_id not in self.opening:
+            self.early.pop(game_id, None)
+
+    def _being_opened(self, game_id: str) -> bool:
+        return game_id in self.opening or game_id in self.loading
 
     def publish(self, game_id: str, version: int) -> None:
         channel = self.channels.get(game_id)
         if channel is not None:
             channel.publish(version)
-        elif game_id in self.opening:
+        elif self._being_opened(game_id):
             self.early[game_id] = max(version, self.early.get(game_id, version))
 
     async def _resync(self) -> None:
         """Read the versions of every game watched, or being opened, here (after the listener's
         (re)connection, and each SQLite tick): a change missed meanwhile is told now."""
-        keys = [*self.channels, *(key for key in self.opening if key not in self.channels)]
+        keys = [*self.channels, *(key for key in {*self.opening, *self.loading} if key not in self.channels)]
         if keys:
             for game_id, version in (await versions(keys)).items():
                 self.publish(game_id, version)

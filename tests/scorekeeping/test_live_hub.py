@@ -167,5 +167,37 @@ def test_a_change_told_while_a_streams_game_is_being_read_reaches_that_stream():
         channel = await joining
         assert channel.version == read + 1
         center.leave(game.pk, "127.0.0.1")
+        assert not center.opening and not center.loading and not center.early  # nothing kept after
+
+    run(scenario())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_told_after_every_stream_waiting_on_the_read_left_reaches_the_next_one():
+    """The read is shared: a stream that comes while it runs waits on it too. If every stream
+    that waited left (the phone went away) before it ended, a change told meanwhile must still
+    count for the next stream, which takes the same read."""
+    game, _token = game_create(ruleset="mexican", variants=[], players=["Ana", "Ben"], first_dealer="Ana")
+    read = game.live_version
+
+    async def scenario():
+        staged = 0
+        for _attempt in range(20):  # the read must still be running once the first stream has left
+            center = hub.Hub()
+            first = asyncio.ensure_future(center.join(game.pk, "127.0.0.1"))
+            while game.pk not in center.loading:
+                await asyncio.sleep(0)
+            first.cancel()
+            await asyncio.gather(first, return_exceptions=True)
+            if game.pk not in center.loading:
+                continue  # the read ended as the stream left: stage it again
+            staged += 1
+            center.publish(game.pk, read + 1)
+            channel = await center.join(game.pk, "127.0.0.2")
+            assert channel.version == read + 1
+            center.leave(game.pk, "127.0.0.2")
+            assert not center.opening and not center.loading and not center.early
+            break
+        assert staged == 1
 
     run(scenario())
