@@ -100,6 +100,7 @@ def test_the_servers_log_holds_no_token(tmp_path, sqlite_url):
         _get(port, f"/g/{game['id']}/join/{game['edit_token']}/")
         _get(port, f"/g/{game['id']}/join/{game['edit_token'][:-2]}zz/")
     text = log.read_text()  # the server has stopped: its log is whole
+    assert f"/g/{game['id']}/join/[token]/" in text  # the requests were logged, the token cut
     assert game["edit_token"] not in text and game["edit_token"][:-2] not in text
     assert not re.search(r"/join/[A-Za-z0-9_-]{20,}", text)
 
