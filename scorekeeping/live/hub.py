@@ -181,20 +181,17 @@ class Hub:
         if game_id not in self.opening:
             self.early.pop(game_id, None)
 
-    def _being_opened(self, game_id: str) -> bool:
-        return game_id in self.opening or game_id in self.loading
-
     def publish(self, game_id: str, version: int) -> None:
         channel = self.channels.get(game_id)
         if channel is not None:
             channel.publish(version)
-        elif self._being_opened(game_id):
+        elif game_id in self.opening or game_id in self.loading:  # being opened: kept for it
             self.early[game_id] = max(version, self.early.get(game_id, version))
 
     async def _resync(self) -> None:
         """Read the versions of every game watched, or being opened, here (after the listener's
         (re)connection, and each SQLite tick): a change missed meanwhile is told now."""
-        keys = [*self.channels, *(key for key in {*self.opening, *self.loading} if key not in self.channels)]
+        keys = list({*self.channels, *self.opening, *self.loading})
         if keys:
             for game_id, version in (await versions(keys)).items():
                 self.publish(game_id, version)
