@@ -97,6 +97,11 @@ class VerdictOutput(Output):
 
     action = serializers.CharField()
     legal = serializers.BooleanField()
+    decided = serializers.BooleanField(
+        help_text="False where the check or the search ran out of its work budget before a verdict: "
+        "legal is then false without the layout being judged, and reasons say what to do instead "
+        "(name what each wild stands for; lay out the melds in mind and check them)."
+    )
     reasons = serializers.ListField(child=serializers.CharField())
     melds = MeldOutput(many=True)
     notes = serializers.ListField(child=serializers.CharField())

@@ -210,7 +210,7 @@ def _verdict_view(state: RefereeState, verdict: Verdict) -> dict[str, Any]:
         all_wild = len(reading.wilds) == len(reading.cards) and laid.ambiguous
         wilds = []
         for placed in reading.wilds:
-            group, index = _where_declared(state, groups_used, k, placed.index)
+            group, index = _where_declared(state, groups_used, k, placed.given)
             others = [str(c) for c in laid.choices(placed) if c != placed.identity]
             wilds.append(
                 {
@@ -232,6 +232,7 @@ def _verdict_view(state: RefereeState, verdict: Verdict) -> dict[str, Any]:
         )
     return {
         "legal": verdict.legal,
+        "decided": verdict.decided,
         "reasons": verdict.reasons,
         "melds": melds,
         "notes": verdict.notes,

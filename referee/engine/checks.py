@@ -7,10 +7,10 @@ the cards were parsed. A verdict never stops at the first problem.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import permutations, product
 
+from .budget import Budget, TooManyWays
 from .cards import Card, Identity, Played, rank_plural
 from .errors import ImpossibleHand
 from .i18n import _, capfirst, ngettext
@@ -20,6 +20,7 @@ from .melds import (
     Reading,
     Wilds,
     allowed,
+    fits,
     identity_at,
     limit_reasons,
     most_natural,
@@ -28,9 +29,11 @@ from .melds import (
     read_run,
     runs_join,
 )
-from .rulesets import Component, Kind, Rules, SwapPolicy, variant_allowing
+from .rules import AceMode, Component, Kind, Rules, SwapPolicy
+from .rulesets import variant_allowing
 
 MAX_MELDS = 8
+MAX_REASONS = 20  # an illegal verdict says at most this many reasons, then how many more there were
 
 
 class Action:
@@ -57,7 +60,7 @@ class Laid:
         seen: list[Identity] = []
         for reading in self.readings:
             for p in reading.cards:
-                if p.index == placed.index and p.wild and p.identity not in seen:
+                if p.given == placed.given and p.wild and p.identity not in seen:
                     seen.append(p.identity)
         return tuple(seen)
 
@@ -71,13 +74,48 @@ class Verdict:
     notes: tuple[str, ...] = ()
     freed: Card | None = None  # swap: the wild taken back into the hand
     unused: tuple[Card, ...] = ()  # solver: the cards left in hand
+    # False where the work budget ran out before a verdict was reached: the reasons then say
+    # what the player can do instead, and ``legal`` is False without the layout being judged.
+    decided: bool = True
 
     def __post_init__(self) -> None:
         assert self.legal != bool(self.reasons), "an illegal verdict has reasons, a legal one none"
+        assert self.decided or not self.legal, "an undecided verdict is not legal"
 
 
 def illegal(action: str, reasons: Iterable[str], **kwargs: object) -> Verdict:
-    return Verdict(action, False, tuple(reasons), **kwargs)  # type: ignore[arg-type]
+    """A refusal with every reason, cut at ``MAX_REASONS`` (the last line says how many more)."""
+    said = list(reasons)
+    if len(said) > MAX_REASONS:
+        more = len(said) - MAX_REASONS + 1
+        cut = ngettext("… and {n} more reason", "… and {n} more reasons", more).format(n=more)
+        said = [*said[: MAX_REASONS - 1], cut]
+    return Verdict(action, False, tuple(said), **kwargs)  # type: ignore[arg-type]
+
+
+def undecided(action: str, why: str) -> Verdict:
+    """What a check or a solve answers when its budget runs out: no verdict, what to do instead."""
+    return Verdict(action, False, (why,), decided=False)
+
+
+def _too_many_readings(action: str) -> Verdict:
+    message = _(
+        "these cards can be read in too many ways to check them all at once: "
+        "name what each wild stands for (as in JK=7S) and check again"
+    )
+    return undecided(action, message)
+
+
+def judged(action: str, budget: Budget | None, judge: Callable[[Budget], Verdict]) -> Verdict:
+    """``judge`` run on ``budget``; given none, on a budget of its own, and when that runs out the
+    player is told to name the wilds. A budget given belongs to a caller (the solver), which
+    answers for it: its ``TooManyWays`` goes up to that caller."""
+    if budget is not None:
+        return judge(budget)
+    try:
+        return judge(Budget())
+    except TooManyWays:
+        return _too_many_readings(action)
 
 
 def copy_reasons(rules: Rules, cards: Iterable[Card], players: int | None) -> list[str]:
@@ -113,7 +151,7 @@ def _wilds(rules: Rules, number: int) -> Wilds:
     return Wilds.of(rules, number)
 
 
-def _fits(rules: Rules, component: Component, cards: Sequence[Played], readings: list[Reading], exact: bool) -> bool:
+def _fits(component: Component, cards: Sequence[Played], readings: list[Reading], exact: bool) -> bool:
     n = len(cards)
     return bool(readings) and (n == component.length if exact else n >= component.length)
 
@@ -141,11 +179,13 @@ def check_layout(
     final: bool,
     players: int | None = None,
     buys: int | None = None,
+    budget: Budget | None = None,
 ) -> Verdict:
     """``open`` (final=False) or ``go_out`` (final=True): melds against the round's contract.
 
     ``buys``: how many buys (or "May I?"s) the player made this round; by default the most
-    the ruleset allows, which bounds how many cards the hand can hold."""
+    the ruleset allows, which bounds how many cards the hand can hold. ``budget``: the work the
+    check may do (a caller's, shared with its own search; by default one of its own)."""
     action = Action.GO_OUT if final else Action.OPEN
     rnd = rules.round(number)
     where = rules.round_name(number)
@@ -184,44 +224,134 @@ def check_layout(
         message = _("{count} melds were given; the contract of {where} has {parts}")
         return illegal(action, [message.format(count=len(melds), where=where, parts=len(rnd.contract))])
 
-    wilds = _wilds(rules, number)
-    exact = rules.exact_opening and not final
     all_cards = [p.card for meld in melds for p in meld]
     reasons = copy_reasons(rules, all_cards, players) + buys_reasons(rules, number, buys, players)
     if final:
         reasons += hand_size_reasons(rules, number, len(all_cards), where, buys)
     else:
         reasons += layout_size_reasons(rules, number, len(all_cards), buys=buys, players=players)
+    if len(all_cards) > hand_capacity(rules, number, buys=buys, players=players):
+        # Refused by counting: no hand holds it. Its melds are still read to say what else is
+        # wrong, on the budget; where that runs out, the count is the verdict.
+        try:
+            return _explained(rules, number, melds, final, buys, list(reasons), budget or Budget())
+        except TooManyWays:
+            return illegal(action, reasons)
+    return judged(action, budget, lambda work: _explained(rules, number, melds, final, buys, reasons, work))
 
+
+def _explained(
+    rules: Rules,
+    number: int,
+    melds: Sequence[Sequence[Played]],
+    final: bool,
+    buys: int | None,
+    reasons: list[str],
+    budget: Budget,
+) -> Verdict:
+    verdict = _judge_layout(rules, number, melds, final, buys, reasons, budget)
+    assert verdict is not None, "a layout judged with its words has a verdict"
+    return verdict
+
+
+def layout_holds(
+    rules: Rules,
+    number: int,
+    melds: Sequence[Sequence[Played]],
+    *,
+    final: bool,
+    players: int | None,
+    buys: int | None,
+    budget: Budget,
+) -> bool:
+    """Whether ``check_layout`` finds the layout legal, without the words for why it would not:
+    what a search asks of each layout it builds (the solver). Charged to ``budget``, whose end
+    goes up to the caller."""
+    rnd = rules.round(number)
+    if final != rnd.final or len(melds) != len(rnd.contract) or not all(melds):
+        return False
+    count = sum(len(meld) for meld in melds)
+    if (
+        copy_reasons(rules, [p.card for meld in melds for p in meld], players)
+        or buys_reasons(rules, number, buys, players)
+        or (final and hand_size_reasons(rules, number, count, "", buys))
+        or (not final and layout_size_reasons(rules, number, count, buys=buys, players=players))
+    ):
+        return False
+    return _judge_layout(rules, number, melds, final, buys, [], budget, explain=False) is not None
+
+
+def _judge_layout(
+    rules: Rules,
+    number: int,
+    melds: Sequence[Sequence[Played]],
+    final: bool,
+    buys: int | None,
+    reasons: list[str],
+    budget: Budget,
+    *,
+    explain: bool = True,
+) -> Verdict | None:
+    """The layout read against the contract: each meld read once as each kind the contract asks,
+    then the melds fitted to its parts, every assignment charged to the budget. Not ``explain``:
+    None for a layout refused, and no words made for why (``layout_holds``)."""
+    action = Action.GO_OUT if final else Action.OPEN
+    rnd = rules.round(number)
+    where = rules.round_name(number)
+    wilds = _wilds(rules, number)
+    exact = rules.exact_opening and not final
+    contract = rnd.contract
+    m, k = len(melds), len(contract)
+    kinds = {c.kind for c in contract}
     read_cache: dict[tuple[int, Kind], tuple[list[Reading], list[str]]] = {}
 
     def readings(i: int, kind: Kind) -> tuple[list[Reading], list[str]]:
         if (i, kind) not in read_cache:
-            read_cache[i, kind] = read(melds[i], wilds, kind)
+            if explain:
+                read_cache[i, kind] = read(melds[i], wilds, kind, budget)
+            else:
+                read_cache[i, kind] = (fits(melds[i], wilds, kind, budget), [])
         return read_cache[i, kind]
 
-    contract = rnd.contract
-    m, k = len(melds), len(contract)
-    intents: list[Kind] | None = None  # what each meld looks like: only needed once a layout fails
-    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
-    for order in permutations(range(m), min(m, k)):
-        fit = sum(
-            _fits(rules, contract[c], melds[i], readings(i, contract[c].kind)[0], exact) for c, i in enumerate(order)
-        )
+    for i in range(m):
+        for kind in kinds:
+            readings(i, kind)
+    fitting = [
+        [_fits(contract[c], melds[i], readings(i, contract[c].kind)[0], exact) for c in range(k)] for i in range(m)
+    ]
+    intents = [_intent(meld, wilds) for meld in melds] if explain else []
+    joins: dict[tuple[Kind, ...], list[Reading] | None] = {}  # by the kind each meld is read as
+
+    def legal(order: tuple[int | None, ...]) -> list[Reading] | None:
+        as_kind = [Kind.BOOK] * m
+        for c, i in enumerate(order):
+            if i is not None:
+                as_kind[i] = contract[c].kind
+        key = tuple(as_kind)
+        if key not in joins:
+            joins[key] = _without_joins(rules, [readings(i, as_kind[i])[0] for i in range(m)], budget)
+        return joins[key]
+
+    best: tuple[tuple[int, int], tuple[int | None, ...]] | None = None
+    for order in _assignments(contract, m, budget):
+        fit = sum(fitting[i][c] for c, i in enumerate(order) if i is not None)
         if fit == k == m and not reasons:
-            chosen = _without_joins(rules, [readings(i, contract[c].kind)[0] for c, i in enumerate(order)])
+            chosen = legal(order)
             if chosen is not None:
                 laid = tuple(
-                    Laid(reading, tuple(readings(i, contract[c].kind)[0]))
-                    for (c, i), reading in sorted(zip(enumerate(order), chosen, strict=True), key=lambda x: x[0][1])
+                    Laid(chosen[i], tuple(readings(i, contract[c].kind)[0]))
+                    for c, i in sorted(enumerate(order), key=lambda ci: ci[1] if ci[1] is not None else m)
+                    if i is not None
                 )
-                left = _cards_left(rules, number, len(all_cards), buys)
+                left = _cards_left(rules, number, sum(len(meld) for meld in melds), buys)
                 return Verdict(action, True, melds=laid, notes=_notes(rules, number, final, left))
-        if intents is None:
-            intents = [_intent(meld, wilds) for meld in melds]
-        score = (fit, sum(intents[i] is contract[c].kind for c, i in enumerate(order)))
+        if not explain:
+            continue
+        score = (fit, sum(intents[i] is contract[c].kind for c, i in enumerate(order) if i is not None))
         if best is None or score > best[0]:
             best = (score, order)
+    if not explain:
+        return None
     assert best is not None
     order = best[1]
 
@@ -232,31 +362,66 @@ def check_layout(
             m,
         )
         reasons.append(message.format(where=where, contract=rules.contract_words(number), k=k, m=m))
-    for c, i in enumerate(order):
+    for c, given in enumerate(order):
+        if given is None:
+            continue
         component = contract[c]
-        got, why = readings(i, component.kind)
+        got, why = readings(given, component.kind)
         wanted = rules.component_with_article(component, exact=exact)
-        label = _label(i, melds[i])
+        label = _label(given, melds[given])
         if not got:
             reasons += [_("{meld} is not {wanted}: {why}").format(meld=label, wanted=wanted, why=w) for w in why]
-        elif not _fits(rules, component, melds[i], got, exact):
+        elif not fitting[given][c]:
             message = _("{meld} has {n} cards; the contract asks for {wanted}")
-            reasons.append(message.format(meld=label, n=len(melds[i]), wanted=wanted))
+            reasons.append(message.format(meld=label, n=len(melds[given]), wanted=wanted))
     for i in sorted(set(range(m)) - set(order)):
         label = _label(i, melds[i])
         reasons.append(_("{meld} is one meld more than the contract; no extra melds").format(meld=label))
         if not readings(i, Kind.BOOK)[0] and not readings(i, Kind.RUN)[0]:
-            kind = _intent(melds[i], wilds)
+            kind = intents[i]
             word = rules.kind_with_article(kind)
             either = _("{meld} is not {word} either: {why}")
             reasons += [either.format(meld=label, word=word, why=w) for w in readings(i, kind)[1]]
-    for c in range(len(order), k):
-        reasons.append(_("missing: {wanted}").format(wanted=rules.component_with_article(contract[c], exact=exact)))
+    for c, given in enumerate(order):
+        if given is None:
+            missing = rules.component_with_article(contract[c], exact=exact)
+            reasons.append(_("missing: {wanted}").format(wanted=missing))
     if not reasons:
-        reasons.append(
-            _join_reason(rules, [readings(i, contract[c].kind)[0] for c, i in enumerate(order)], melds, order)
-        )
+        options = [readings(i, contract[c].kind)[0] for c, i in enumerate(order) if i is not None]
+        placed = tuple(i for i in order if i is not None)
+        reasons.append(_join_reason(rules, options, melds, placed))
     return illegal(action, reasons)
+
+
+def _assignments(contract: Sequence[Component], m: int, budget: Budget) -> Iterable[tuple[int | None, ...]]:
+    """Every way to give the contract's parts the ``m`` melds (a part left without one is missing,
+    a meld left without a part is one too many), as many parts met as there are melds; parts alike
+    (the same kind and size) are interchangeable, so each takes its melds in order once. Each
+    assignment is charged to the budget before it is tried."""
+    k = len(contract)
+    missing = max(0, k - m)
+
+    Order = tuple[int | None, ...]
+
+    def assign(c: int, used: frozenset[int], gaps: int, order: Order) -> Iterable[Order]:
+        if c == k:
+            budget.take(k)  # each part of the contract looked up
+            yield order
+            return
+        after = -1
+        if c > 0 and contract[c] == contract[c - 1]:
+            before = order[-1]
+            if before is None:  # alike parts: the missing ones come last
+                yield from assign(c + 1, used, gaps - 1, (*order, None)) if gaps else ()
+                return
+            after = before
+        for i in range(after + 1, m):
+            if i not in used:
+                yield from assign(c + 1, used | {i}, gaps, (*order, i))
+        if gaps:
+            yield from assign(c + 1, used, gaps - 1, (*order, None))
+
+    return assign(0, frozenset(), missing, ())
 
 
 def most_buys(rules: Rules, number: int, players: int | None = None) -> int:
@@ -377,24 +542,71 @@ def hand_size_reasons(rules: Rules, number: int, count: int, where: str, buys: i
     return [message.format(where=where, need=need, count=count)]
 
 
-def _without_joins(rules: Rules, options: list[list[Reading]]) -> list[Reading] | None:
-    """One reading per meld such that no two same-suit runs join up, where that is forbidden."""
+def _without_joins(rules: Rules, options: list[list[Reading]], budget: Budget) -> list[Reading] | None:
+    """One reading per meld such that no two same-suit runs join up, where that is forbidden;
+    None where every choice joins two of them.
+
+    A run joins another only where their suits agree and one ends just below where the other
+    starts, so whatever one reading is chosen for each other run, at most two readings of a run
+    join it. A run with more readings than twice the other runs can therefore always be read
+    apart, and is set aside to be read last; what is left (runs whose cards pin them down) is
+    searched, fewest readings first, a reading tried only if it joins none chosen and leaves every
+    run still to choose a reading that joins none: every reading tried is charged to the budget."""
     if rules.runs_may_join:
         return [o[0] for o in options]
-    for combo in product(*options):
-        runs = [r for r in combo if r.kind is Kind.RUN]
-        if not any(runs_join(a, b) for j, a in enumerate(runs) for b in runs[j + 1 :]):
-            return list(combo)
-    return None
+    around = rules.runs.ace is AceMode.AROUND
+    choices: dict[int, list[Reading]] = {}
+    for i, found in enumerate(options):
+        if found[0].kind is Kind.RUN:
+            budget.take(len(found))
+            seen: dict[tuple[object, int, int], Reading] = {}
+            for reading in found:  # readings alike in suit and ends are one choice here
+                seen.setdefault((reading.suit, reading.low, reading.high), reading)
+            choices[i] = list(seen.values())
+    core = set(choices)
+    later: list[int] = []
+    while True:
+        free = [i for i in sorted(core) if len(choices[i]) > 2 * (len(core) - 1)]
+        if not free:
+            break
+        core.remove(free[0])
+        later.append(free[0])
+    chosen: dict[int, Reading] = {}
+
+    def apart(reading: Reading) -> bool:
+        return not any(runs_join(reading, other, around=around) for other in chosen.values())
+
+    def search(open_: dict[int, list[Reading]]) -> bool:
+        if not open_:
+            return True
+        i = min(open_, key=lambda j: (len(open_[j]), j))
+        rest = {j: found for j, found in open_.items() if j != i}
+        for reading in open_[i]:
+            budget.take(1 + sum(map(len, rest.values())))
+            narrowed = {j: [r for r in found if not runs_join(reading, r, around=around)] for j, found in rest.items()}
+            if all(narrowed.values()):
+                chosen[i] = reading
+                if search(narrowed):
+                    return True
+                del chosen[i]
+        return False
+
+    if not search({i: choices[i] for i in core}):
+        return None
+    for i in reversed(later):
+        budget.take(len(choices[i]))
+        chosen[i] = next(r for r in choices[i] if apart(r))
+    return [chosen.get(i, found[0]) for i, found in enumerate(options)]
 
 
 def _join_reason(
     rules: Rules, options: list[list[Reading]], melds: Sequence[Sequence[Played]], order: tuple[int, ...]
 ) -> str:
     first = [(i, o[0]) for i, o in zip(order, options, strict=True) if o[0].kind is Kind.RUN]
+    around = rules.runs.ace is AceMode.AROUND
     for j, (i, a) in enumerate(first):
         for i2, b in first[j + 1 :]:
-            if runs_join(a, b):
+            if runs_join(a, b, around=around):
                 lo, hi = sorted((i, i2))
                 message = _(
                     "{first} and {second} join up into one {run}; in {name} same-suit {runs} in the meld "
@@ -432,9 +644,9 @@ def _notes(rules: Rules, number: int, final: bool, left: int | None = None) -> t
     return (message.format(book=_(rules.book_word), run=_(rules.run_word)),)
 
 
-def _read_target(target: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
-    books, book_why = read(target, wilds, Kind.BOOK)
-    runs, run_why = read(target, wilds, Kind.RUN)
+def _read_target(target: Sequence[Played], wilds: Wilds, budget: Budget) -> tuple[list[Reading], list[str]]:
+    books, book_why = read(target, wilds, Kind.BOOK, budget)
+    runs, run_why = read(target, wilds, Kind.RUN, budget)
     if books or runs:
         return books + runs, []
     intent = _intent(target, wilds)
@@ -444,7 +656,13 @@ def _read_target(target: Sequence[Played], wilds: Wilds) -> tuple[list[Reading],
 
 
 def _on_the_table(
-    rules: Rules, number: int, target: Sequence[Played], cards: Sequence[Played], wilds: Wilds, players: int | None
+    rules: Rules,
+    number: int,
+    target: Sequence[Played],
+    cards: Sequence[Played],
+    wilds: Wilds,
+    players: int | None,
+    budget: Budget,
 ) -> tuple[list[Reading], list[str]]:
     """The exposed meld's readings, and what is wrong with it or with the cards put to it.
 
@@ -453,7 +671,7 @@ def _on_the_table(
     round of books only, a book in a round of runs only."""
     reasons = [] if target else [_("no exposed meld (target) was given")]
     reasons += copy_reasons(rules, [p.card for p in [*target, *cards]], players)
-    targets, why = _read_target(target, wilds) if target else ([], [])
+    targets, why = _read_target(target, wilds, budget) if target else ([], [])
     kinds = {c.kind for c in rules.round(number).contract}
     laid = [t for t in targets if t.kind in kinds]
     if targets and not laid:
@@ -473,6 +691,25 @@ def check_layoff(
     players: int | None = None,
     opened_this_turn: bool = False,
     buys: int | None = None,
+    budget: Budget | None = None,
+) -> Verdict:
+    """``cards`` laid off onto the exposed meld ``target``."""
+
+    def judge(work: Budget) -> Verdict:
+        return _judge_layoff(rules, number, target, cards, players, opened_this_turn, buys, work)
+
+    return judged(Action.LAYOFF, budget, judge)
+
+
+def _judge_layoff(
+    rules: Rules,
+    number: int,
+    target: Sequence[Played],
+    cards: Sequence[Played],
+    players: int | None,
+    opened_this_turn: bool,
+    buys: int | None,
+    budget: Budget,
 ) -> Verdict:
     action = Action.LAYOFF
     rnd = rules.round(number)
@@ -493,7 +730,7 @@ def check_layoff(
         reasons.append(_("no cards to lay off were given"))
     reasons += layoff_size_reasons(rules, number, len(cards), buys=buys, players=players)
     wilds = _wilds(rules, number)
-    targets, why = _on_the_table(rules, number, target, cards, wilds, players)
+    targets, why = _on_the_table(rules, number, target, cards, wilds, players, budget)
     reasons += why
     if reasons:
         return illegal(action, reasons)
@@ -502,7 +739,7 @@ def check_layoff(
     shaped_why: list[str] = []
     for t in targets:
         combined = [p.as_played(wilds) for p in t.cards] + list(cards)
-        shaped, why = read_book(combined, wilds) if t.kind is Kind.BOOK else read_run(combined, wilds)
+        shaped, why = read_book(combined, wilds, budget) if t.kind is Kind.BOOK else read_run(combined, wilds, budget)
         got, broken = allowed(shaped, wilds) if wilds.shapes.limits else (shaped, [])
         got = most_natural(got)
         if got:
@@ -582,6 +819,24 @@ def check_swap(
     *,
     players: int | None = None,
     opened_this_turn: bool = False,
+    budget: Budget | None = None,
+) -> Verdict:
+    """The natural card in ``cards`` put in where a wild of ``target`` stands for it, the wild taken back."""
+
+    def judge(work: Budget) -> Verdict:
+        return _judge_swap(rules, number, target, cards, players, opened_this_turn, work)
+
+    return judged(Action.SWAP, budget, judge)
+
+
+def _judge_swap(
+    rules: Rules,
+    number: int,
+    target: Sequence[Played],
+    cards: Sequence[Played],
+    players: int | None,
+    opened_this_turn: bool,
+    budget: Budget,
 ) -> Verdict:
     action = Action.SWAP
     rnd = rules.round(number)
@@ -605,7 +860,7 @@ def check_swap(
         reasons.append(_("a swap puts in exactly one natural card; {n} were given").format(n=len(cards)))
     elif cards[0].card.is_joker:
         reasons.append(_("a swap puts in the natural card a wild stands for, not a joker"))
-    targets, why = _on_the_table(rules, number, target, cards, wilds, players)
+    targets, why = _on_the_table(rules, number, target, cards, wilds, players, budget)
     reasons += why
     if reasons:
         return illegal(action, reasons)
@@ -618,7 +873,7 @@ def check_swap(
                 continue
             if rules.swap is SwapPolicy.JOKER_IN_RUN and not (t.kind is Kind.RUN and p.card.is_joker):
                 continue
-            swapped = tuple(Placed(card, Identity.of(card), False, q.index) if q is p else q for q in t.cards)
+            swapped = tuple(Placed(card, Identity.of(card), False, q.given) if q is p else q for q in t.cards)
             new = Reading(t.kind, swapped, t.suit, t.low, t.high)
             broken = limit_reasons(new, wilds.shapes) if wilds.shapes.limits else []
             if broken:

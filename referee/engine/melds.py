@@ -10,14 +10,17 @@ reads as 4S-7S or 5S-8S, and the verdict lists both.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import NamedTuple
 
+from .budget import Budget
 from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit, format_cards, rank_name, rank_plural
 from .i18n import _, ngettext
-from .rulesets import AceMode, BookPolicy, Kind, NaturalPolicy, Rules, RunPolicy, WildPolicy
+from .rules import AceMode, BookPolicy, Kind, NaturalPolicy, Rules, RunPolicy, WildPolicy
 from .words import names_and
 
 HIGH_ACE = 14
@@ -116,14 +119,16 @@ _WILDS: dict[tuple[int, int], tuple[Rules, Wilds]] = {}
 _WILDS_KEPT = 512
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """A card in a read meld: what it counts as, and whether it stands in as a wild."""
+class Placed(NamedTuple):
+    """A card in a read meld: what it counts as, and whether it stands in as a wild.
+
+    A named tuple, not a dataclass: every window a meld is read in makes one for each of its
+    cards, and a tuple is made in a third of the time."""
 
     card: Card
     identity: Identity
     wild: bool
-    index: int = 0  # where the card stood in the cards as given
+    given: int = 0  # where the card stood in the cards as given
 
     def as_played(self, wilds: Wilds) -> Played:
         """The card with its identity pinned where it could read otherwise (any wild)."""
@@ -161,6 +166,7 @@ class Reading:
         return " ".join(str(p) for p in self.cards)
 
 
+@functools.cache
 def identity_at(position: int, suit: Suit | None) -> Identity:
     """The card at a run position: 1 is the low ace, 14 the high ace, and past 14 (a run round the
     corner, ``AceMode.AROUND``) the ranks start again: 15 is a two."""
@@ -186,7 +192,13 @@ def declaration_reasons(cards: Sequence[Played], wilds: Wilds) -> list[str]:
     ]
 
 
-def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
+# What reading a meld costs besides its candidates, per card: looking at each card and the words
+# for what is wrong with it (``read_book``, ``read_run``).
+READ_STEPS = 4
+
+
+def read_book(cards: Sequence[Played], wilds: Wilds, budget: Budget) -> tuple[list[Reading], list[str]]:
+    budget.take(READ_STEPS * len(cards))
     reasons = declaration_reasons(cards, wilds)
     books = wilds.shapes.books
     if len(cards) < books.least:
@@ -213,19 +225,33 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
         )
     if reasons:
         return [], reasons
+    candidates = _book_ranks(cards, wilds, ranks)
+    if not candidates:
+        named = " ".join(f"{p}" for p in cards if p.declared is not None)
+        return [], [_("{cards} stand for different ranks; a book is cards of one rank").format(cards=named)]
+    return _book_readings(cards, wilds, candidates, budget, reasons)
 
+
+def _book_ranks(cards: Sequence[Played], wilds: Wilds, ranks: list[int]) -> list[int]:
+    """The ranks a book of these cards may be of: its naturals' one rank, the one rank its wilds are
+    declared as, or (all wilds) any, a wild-rank card standing as itself read first; none where the
+    wilds are declared as different ranks."""
     if ranks:
-        candidates = ranks
-    else:
-        declared = sorted({p.declared.rank for p in cards if p.declared is not None})
-        if len(declared) > 1:
-            named = " ".join(f"{p}" for p in cards if p.declared is not None)
-            return [], [_("{cards} stand for different ranks; a book is cards of one rank").format(cards=named)]
-        # All wilds: any rank fits; a wild-rank card standing as itself is read first.
-        own = next((p.card.rank for p in cards if wilds.stands_as_itself(p.card)), None)
-        candidates = declared or sorted(RANKS, key=lambda r: r != own)
+        return ranks
+    declared = sorted({p.declared.rank for p in cards if p.declared is not None})
+    if len(declared) > 1:
+        return []
+    own = next((p.card.rank for p in cards if wilds.stands_as_itself(p.card)), None)
+    return declared or sorted(RANKS, key=lambda r: r != own)
 
+
+def _book_readings(
+    cards: Sequence[Played], wilds: Wilds, candidates: list[int], budget: Budget, reasons: list[str] | None = None
+) -> tuple[list[Reading], list[str]]:
+    """The cards read as a book of each candidate rank (the words for a misfit only given ``reasons``)."""
     readings: list[Reading] = []
+    reasons = [] if reasons is None else reasons
+    budget.take(len(candidates) * len(cards))  # each candidate rank places every card
     for rank in candidates:
         placed: list[Placed] = []
         for i, p in enumerate(cards):
@@ -234,11 +260,11 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
                 or (p.declared is None and p.card.rank == rank and wilds.natural)
                 or _is_self(p, wilds)
             ):
-                placed.append(Placed(p.card, Identity.of(p.card), wild=False, index=i))
+                placed.append(Placed(p.card, Identity.of(p.card), wild=False, given=i))
             elif p.declared is None:
-                placed.append(Placed(p.card, Identity(rank), wild=True, index=i))
+                placed.append(Placed(p.card, Identity(rank), wild=True, given=i))
             elif p.declared.rank == rank:
-                placed.append(Placed(p.card, p.declared, wild=True, index=i))
+                placed.append(Placed(p.card, p.declared, wild=True, given=i))
             else:
                 reasons.append(
                     _("{card} cannot stand for {identity} in a book of {ranks}").format(
@@ -250,20 +276,21 @@ def read_book(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], lis
     return readings, ([] if readings else reasons)
 
 
-def read_run(cards: Sequence[Played], wilds: Wilds) -> tuple[list[Reading], list[str]]:
+def read_run(cards: Sequence[Played], wilds: Wilds, budget: Budget) -> tuple[list[Reading], list[str]]:
+    budget.take(READ_STEPS * len(cards))
     fixed = _fixed(cards, wilds)
     reasons = declaration_reasons(cards, wilds)
     # Cards with a shape reason (too few or many, mixed suits, a card twice, too far apart,
     # round the ace) fit no window, so the shape is only explained when no reading is found.
     if not reasons:
-        readings = _run_readings(cards, fixed, wilds)
+        readings = _run_readings(cards, fixed, wilds, budget)
         if readings:
             return readings, []
     reasons += _run_shape_reasons(cards, fixed, wilds.shapes.runs)
     if reasons:
         return [], reasons
     undeclared = [Played(p.card) for p in cards]
-    loose = _run_readings(undeclared, _fixed(undeclared, wilds), wilds)
+    loose = _run_readings(undeclared, _fixed(undeclared, wilds), wilds, budget)
     declared = [str(p) for p in cards if p.declared is not None]
     if loose:
         options = "; ".join(r.describe() + f" ({r})" for r in loose[:3])
@@ -406,18 +433,19 @@ def run_starts(n: int, ace: AceMode, first: int = 1, last: int = HIGH_ACE) -> li
     return starts
 
 
-def _run_readings(cards: Sequence[Played], fixed: list[bool], wilds: Wilds | None = None) -> list[Reading]:
+def _run_readings(cards: Sequence[Played], fixed: list[bool], wilds: Wilds, budget: Budget) -> list[Reading]:
     n = len(cards)
-    runs = wilds.shapes.runs if wilds is not None else PLAIN.runs
-    natural_wilds = wilds.natural if wilds is not None else True
+    runs = wilds.shapes.runs
+    natural_wilds = wilds.natural
     if not runs.least <= n <= MAX_RUN:
         return []
     natural = [p.card for p, f in zip(cards, fixed, strict=True) if f]
     known = {c.suit for c in natural} | {p.declared.suit for p in cards if p.declared is not None and p.declared.suit}
     suits = [s for s in SUITS if s in known] if known else list(SUITS)
-    # Every window must hold the natural cards other than aces: start no later than the
-    # lowest of them, end no earlier than the highest (round the corner: any start).
+    # Every window must hold the natural cards and declared wilds other than aces: start no later
+    # than the lowest of them, end no earlier than the highest (round the corner: any start).
     ranks = [c.rank for c in natural if c.rank not in (None, ACE)]
+    ranks += [p.declared.rank for p in cards if p.declared is not None and p.declared.rank != ACE]
     first = max(1, max(ranks, default=1) - n + 1)
     last = min(min(ranks, default=HIGH_ACE), HIGH_ACE - n + 1)
     starts: Sequence[int]
@@ -436,6 +464,7 @@ def _run_readings(cards: Sequence[Played], fixed: list[bool], wilds: Wilds | Non
     else:
         starts = run_starts(n, runs.ace, first, last)
     readings: list[Reading] = []
+    budget.take(len(suits) * len(starts) * n)  # each window places every card
     for suit in suits:
         for start in starts:
             reading = _fit_window(cards, fixed, suit, start, start + n - 1, natural_wilds)
@@ -454,7 +483,9 @@ def _position(rank: int, start: int, end: int) -> int | None:
 def _fit_window(
     cards: Sequence[Played], fixed: list[bool], suit: Suit, start: int, end: int, natural: bool = True
 ) -> Reading | None:
-    slots: dict[int, Placed] = {}
+    # First the places, as numbers (most windows fail here); the placed cards only for a fit.
+    at: dict[int, int] = {}  # position -> the card's index
+    declared: set[int] = set()
     loose_wild_rank: list[int] = []
     loose: list[int] = []
     for i, p in enumerate(cards):
@@ -462,36 +493,45 @@ def _fit_window(
         if fixed[i]:
             assert card.rank is not None
             pos = _position(card.rank, start, end)
-            if card.suit is not suit or pos is None or pos in slots:
+            if card.suit is not suit or pos is None or pos in at:
                 return None
-            slots[pos] = Placed(card, Identity.of(card), wild=False, index=i)
+            at[pos] = i
         elif p.declared is not None:
             pos = _position(p.declared.rank, start, end)
-            if p.declared.suit not in (None, suit) or pos is None or pos in slots:
+            if p.declared.suit not in (None, suit) or pos is None or pos in at:
                 return None
-            slots[pos] = Placed(card, Identity(p.declared.rank, suit), wild=True, index=i)
+            at[pos] = i
+            declared.add(i)
         elif card.suit is suit and natural:
             loose_wild_rank.append(i)
         else:
             loose.append(i)
+    own: set[int] = set()
     # A card of the wild rank counts as itself where its own place is free.
     for i in loose_wild_rank:
-        card = cards[i].card
-        assert card.rank is not None
-        pos = _position(card.rank, start, end)
-        if pos is not None and pos not in slots:
-            slots[pos] = Placed(card, Identity.of(card), wild=False, index=i)
+        rank = cards[i].card.rank
+        assert rank is not None
+        pos = _position(rank, start, end)
+        if pos is not None and pos not in at:
+            at[pos] = i
+            own.add(i)
         else:
             loose.append(i)
-    free = [pos for pos in range(start, end + 1) if pos not in slots]
-    if len(free) != len(loose):
-        return None
+    free = [pos for pos in range(start, end + 1) if pos not in at]
     for pos, i in zip(free, sorted(loose), strict=True):
-        slots[pos] = Placed(cards[i].card, identity_at(pos, suit), wild=True, index=i)
-    return Reading(Kind.RUN, tuple(slots[p] for p in range(start, end + 1)), suit, start, end)
+        at[pos] = i
+    placed: list[Placed] = []
+    for pos in range(start, end + 1):
+        i = at[pos]
+        card = cards[i].card
+        if fixed[i] or i in own:
+            placed.append(Placed(card, Identity.of(card), wild=False, given=i))
+        else:  # a wild: declared, or standing in a free place
+            placed.append(Placed(card, identity_at(pos, suit), wild=True, given=i))
+    return Reading(Kind.RUN, tuple(placed), suit, start, end)
 
 
-def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Reading], list[str]]:
+def read(cards: Sequence[Played], wilds: Wilds, kind: Kind, budget: Budget) -> tuple[list[Reading], list[str]]:
     """Every most natural reading of the cards as ``kind``, or every reason there is none.
 
     Of the readings that fit, only those where the fewest cards act as wilds are kept: a
@@ -502,10 +542,36 @@ def read(cards: Sequence[Played], wilds: Wilds, kind: Kind) -> tuple[list[Readin
     Where the table limits wilds or asks books of distinct suits (``Shapes.limits``), a
     reading that breaks a limit is dropped first; if none is left, its reasons are the verdict.
     """
-    readings, reasons = read_book(cards, wilds) if kind is Kind.BOOK else read_run(cards, wilds)
+    readings, reasons = read_book(cards, wilds, budget) if kind is Kind.BOOK else read_run(cards, wilds, budget)
     if readings and wilds.shapes.limits:
+        budget.take(len(readings) * len(cards))  # each reading's cards counted against the limits
         readings, reasons = allowed(readings, wilds)
     return most_natural(readings), reasons
+
+
+def fits(cards: Sequence[Played], wilds: Wilds, kind: Kind, budget: Budget) -> list[Reading]:
+    """The readings ``read`` keeps, without the words for why there is none: what a search asks of
+    a meld it may not keep (the solver lengthening an opening). Each card looked at once, each
+    candidate as ``read`` charges it."""
+    budget.take(len(cards))
+    fixed = _fixed(cards, wilds)
+    if any(p.declared is not None and not wilds(p.card) and not _is_self(p) for p in cards):
+        return []
+    if kind is Kind.BOOK:
+        books = wilds.shapes.books
+        if len(cards) < books.least or (books.distinct_suits and len(cards) > DISTINCT_BOOK):
+            return []
+        ranks = sorted({p.card.rank for p, f in zip(cards, fixed, strict=True) if f and p.card.rank is not None})
+        if len(ranks) > 1:
+            return []
+        candidates = _book_ranks(cards, wilds, ranks)
+        readings = _book_readings(cards, wilds, candidates, budget)[0] if candidates else []
+    else:
+        readings = _run_readings(cards, fixed, wilds, budget)
+    if readings and wilds.shapes.limits:
+        budget.take(len(readings) * len(cards))
+        readings = [r for r in readings if _keeps(r, wilds.shapes)]
+    return most_natural(readings)
 
 
 def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[str]]:
@@ -516,21 +582,21 @@ def allowed(readings: list[Reading], wilds: Wilds) -> tuple[list[Reading], list[
             break
     else:
         return readings, []  # the common case: no words are made
-    kept: list[Reading] = []
+    kept = [reading for reading in readings if _keeps(reading, shapes)]
+    if kept:
+        return kept, []
     why: list[str] = []
-    for index, reading in enumerate(readings):
-        found = limit_reasons(reading, wilds.shapes)
-        if not found:
-            kept.append(reading)
-        elif index < 3:
-            why += [w for w in found if w not in why]
-    return kept, ([] if kept else why)
+    for reading in readings[:3]:  # the words for the first few readings the limits refuse
+        why += [w for w in limit_reasons(reading, shapes) if w not in why]
+    return kept, why
 
 
 def _keeps(reading: Reading, shapes: Shapes) -> bool:
-    """Whether a read meld keeps the naturals limits (distinct suits: asked of ``limit_reasons``)."""
+    """Whether a read meld keeps the table's limits (``limit_reasons`` says why not, in words)."""
     if shapes.books.distinct_suits and reading.kind is Kind.BOOK:
-        return not limit_reasons(reading, shapes)
+        suits = [p.card.suit for p in reading.cards if not p.wild]
+        if len(suits) != len(set(suits)):
+            return False
     policy = shapes.naturals
     cards = reading.cards
     wild = sum(1 for p in cards if p.wild)
@@ -597,9 +663,21 @@ def most_natural(readings: list[Reading]) -> list[Reading]:
     return [r for r in readings if len(r.wilds) == fewest]
 
 
-def runs_join(a: Reading, b: Reading) -> bool:
-    """Two same-suit runs that would make one longer run end to end (3S-6S and 7S-10S)."""
-    return a.suit is b.suit and (a.high + 1 == b.low or b.high + 1 == a.low)
+def runs_join(a: Reading, b: Reading, *, around: bool = False) -> bool:
+    """Two same-suit runs that would make one longer run end to end (3S-6S and 7S-10S; where an
+    ace goes round the corner, also QS-AS and 2S-5S)."""
+    return a.suit is b.suit and ends_meet(a.low, a.high, b.low, b.high, around=around)
+
+
+def ends_meet(low: int, high: int, other_low: int, other_high: int, *, around: bool) -> bool:
+    """Whether two runs of one suit, by their positions, would make one longer run end to end:
+    one starts just above where the other stops; round the corner (``around``) by rank, K-A-2
+    included, where the two together hold no more than a run can."""
+    if high + 1 == other_low or other_high + 1 == low:
+        return True
+    if not around or (high - low + 1) + (other_high - other_low + 1) > MAX_RUN:
+        return False
+    return high % 13 + 1 == (other_low - 1) % 13 + 1 or other_high % 13 + 1 == (low - 1) % 13 + 1
 
 
 def _count_word(count: int, rank: int) -> str:

@@ -21,10 +21,19 @@ there, so a book of the wild rank is not planned). The layout found is handed
 to the checker; if it refuses, the search goes round again handing it every candidate and
 going on while it refuses (books of distinct suits do so from the start), so a layout it
 returns always passes. Books of distinct suits without naturals limits keep the greedy choice of
-ranks and may miss a layout where that choice was the obstacle. The go-out search tries
-every split of lengths and suits but covers each suit one way only, and never places a run
-round the corner (K-A-2): under ``AceMode.AROUND`` and under those limits it may answer
-"cannot" for a hand that can.
+ranks and may miss a layout where that choice was the obstacle.
+
+Going out (``_GoOut``): each suit its natural cards are of takes a group of the runs, the rest
+go all wild to a suit no natural is of; each group's fewest cards are placed and lengthened by
+wilds to the hand's size. Runs round the corner are placed with the suit's circle cut before
+each rank in turn; where runs together go all round a suit, or the checker refuses a placement
+under the naturals limits (one placement per set of lengths is tried), a search that finds
+nothing answers undecided rather than "cannot". A final round with books in its contract (a
+house rule) searches as the opening does, every run length tried, the books taking every card
+left (``_book_whole``).
+
+Every candidate is charged to the request's ``Budget`` before it is tried (``budget.py``); a
+budget spent is answered in words (``_too_many``), never with a verdict not reached.
 """
 
 from __future__ import annotations
@@ -33,8 +42,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
 
+from .budget import Budget, TooManyWays
 from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit
 from .checks import (
     Action,
@@ -45,51 +54,30 @@ from .checks import (
     hand_capacity,
     hand_size_reasons,
     illegal,
+    layout_holds,
     layout_size_reasons,
+    undecided,
 )
 from .i18n import _
-from .melds import HIGH_ACE, Wilds, identity_at, run_starts
-from .rulesets import AceMode, Component, Kind, Rules
+from .melds import HIGH_ACE, MAX_RUN, Wilds, ends_meet, fits, identity_at, run_starts
+from .rules import AceMode, Component, Kind, Rules
 from .scoring import card_points
 
 Window = tuple[Suit, int, int]  # suit, first position, last position (1..14)
 
-# The most search steps one solve may take (a step: one window considered, about a
-# microsecond). Measured with ``manage.py bench``: the slowest hands its adversarial search
-# finds take about a tenth of it, and a hand that reaches it is answered in bounded time
-# (docs/performance.md).
-MAX_STEPS = 40_000
-CHECK_STEPS = 50  # what handing a candidate layout to the checker costs, in steps (house rules only)
-
-
-class TooManyWays(Exception):
-    """The hand has more ways to lay out than the solver checks in one request."""
-
-
-@dataclass(slots=True)
-class Steps:
-    """The search's work budget: every window tried costs one step."""
-
-    left: int = field(default_factory=lambda: MAX_STEPS)
-    taken: int = 0
-
-    def take(self, count: int = 1) -> None:
-        self.left -= count
-        self.taken += count
-        if self.left < 0:
-            raise TooManyWays
-
 
 def _too_many(action: str) -> Verdict:
-    return illegal(
-        action,
-        [
-            _(
-                "this hand can be laid out in too many ways to check them all at once: "
-                "lay out the melds you have in mind and check them instead"
-            )
-        ],
-    )
+    if action == Action.GO_OUT:
+        message = _(
+            "this hand can be laid out in too many ways to check them all at once: "
+            "lay out the runs you have in mind and check them as go out"
+        )
+    else:
+        message = _(
+            "this hand can be laid out in too many ways to check them all at once: "
+            "lay out the melds you have in mind and check them instead"
+        )
+    return undecided(action, message)
 
 
 @dataclass(slots=True)
@@ -105,6 +93,7 @@ class _Search:
     # House rules that break the interchangeability of wilds: the checker's word on a candidate.
     accept: Callable[[list[Window], _Plan], bool] | None = None
     limits: _Limits | None = None  # the table's naturals limits, applied to each window and book
+    whole: bool = False  # going out: the books take every card the runs leave (``_book_whole``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +138,9 @@ class _Limits:
         return tuple(i for i in _positions(window) if own.get(i, 0) > 0 and pool.get(i, 0) <= 0)
 
 
-# A plan for the books: each book's rank, and the suits of the naturals it takes (None: as many
+# A plan for the books: each book's rank, the suits of the naturals it takes (None: as many
 # as it can, as ``_build`` finds them).
-_Plan = tuple[list[int], list[list[Suit]] | None]
+_Plan = tuple[list[int], list[list[Suit]] | None, list[int] | None]
 
 
 @cache
@@ -167,8 +156,13 @@ def _windows(length: int, ace: AceMode = AceMode.EITHER) -> tuple[Window, ...]:
     return tuple((suit, start, start + length - 1) for suit in SUITS for start in run_starts(length, ace))
 
 
-def _joins(a: Window, b: Window) -> bool:
-    return a[0] is b[0] and (a[2] + 1 == b[1] or b[2] + 1 == a[1])
+def _window_steps(length: int) -> int:
+    """What trying a window for a run costs, in steps: its places are counted (a quarter step each)."""
+    return 1 + length // 4
+
+
+def _joins(a: Window, b: Window, around: bool = False) -> bool:
+    return a[0] is b[0] and ends_meet(a[1], a[2], b[1], b[2], around=around)
 
 
 def _book_deficit(
@@ -192,23 +186,34 @@ def _book_deficit(
 
 
 def _book_plan(
-    naturals: Counter[tuple[int, Suit]], books: list[Component], distinct: bool, limits: _Limits | None
+    naturals: Counter[tuple[int, Suit]],
+    books: list[Component],
+    distinct: bool,
+    limits: _Limits | None,
+    budget: Budget,
 ) -> tuple[int, _Plan] | None:
     """The wilds the books need and their plan; None where no choice of ranks keeps the limits."""
     if limits is None or not books or not any(limits.least(b.length) for b in books):
         deficit, ranks = _book_deficit(naturals, books, distinct)
-        return deficit, (ranks, None)
-    return _limited_books(naturals, books, distinct, limits)
+        return deficit, (ranks, None, None)
+    return _limited_books(naturals, books, distinct, limits, budget)
 
 
 def _limited_books(
-    naturals: Counter[tuple[int, Suit]], books: list[Component], distinct: bool, limits: _Limits
+    naturals: Counter[tuple[int, Suit]], books: list[Component], distinct: bool, limits: _Limits, budget: Budget
 ) -> tuple[int, _Plan] | None:
     """The fewest wilds over every choice of ranks for the books where each holds the naturals
     the limits ask; books may share a rank, each taking fewer than it could so the other keeps
-    its share. Of distinct suits, a book takes one card of a suit."""
+    its share. Of distinct suits, a book takes one card of a suit.
+
+    Ranks are interchangeable but for the cards of each the hand holds, so the choice is made
+    rank by rank (highest first: dearer cards are laid down on a tie), over which books each rank
+    takes: the best plan for every set of books placed so far is kept, so the work is at most 13
+    ranks times 3 to the number of books (243 for five books), each charged to the budget, where
+    trying every choice of ranks was 13 to the number of books."""
     need = [limits.least(b.length) for b in books]
     if len(books) == 1:
+        budget.take(len(naturals))
         return _one_book(naturals, books[0].length, need[0], distinct)
     suits_of: dict[int, Counter[Suit]] = {}
     for (rank, suit), count in naturals.items():
@@ -216,27 +221,56 @@ def _limited_books(
             suits_of.setdefault(rank, Counter())[suit] += count
     # the naturals of a rank one book could take (of distinct suits: one a suit)
     held = {rank: len(counts) if distinct else sum(counts.values()) for rank, counts in suits_of.items()}
-    # Higher ranks first, as the greedy choice goes (dearer cards laid down on a tie).
-    options = [[r for r in sorted(suits_of, reverse=True) if held[r] >= least] for least in need]
-    best: tuple[int, _Plan] | None = None
+    ranks = [r for r in sorted(suits_of, reverse=True) if held[r] >= min(need)]
+    every = (1 << len(books)) - 1
+    members = [[i for i in range(len(books)) if group >> i & 1] for group in range(every + 1)]
+    need_of = [sum(need[i] for i in group) for group in members]
+    length_of = [sum(books[i].length for i in group) for group in members]
+    values: dict[tuple[tuple[int, ...], int], int | None] = {}
 
-    def choose(i: int, ranks: list[int]) -> None:
-        nonlocal best
-        if i == len(books):
-            plan = _share(suits_of, books, need, ranks, distinct)
-            if plan is not None and (best is None or plan[0] < best[0]):
-                best = plan[0], (list(ranks), plan[1])
-            return
-        same = i > 0 and books[i] == books[i - 1]
-        for rank in options[i]:
-            if same and rank > ranks[-1]:
-                continue  # alike books: each choice of ranks once, in order
-            choose(i + 1, [*ranks, rank])
-            if best is not None and best[0] == 0:
-                return
+    def value(rank: int, group: int) -> int | None:
+        """The naturals the books of ``group`` take between them from ``rank``; None if not their least."""
+        if not distinct:
+            return None if need_of[group] > held[rank] else min(held[rank], length_of[group])
+        key = (tuple(sorted(suits_of[rank].values())), group)  # suits are alike to a book of distinct suits
+        if key not in values:
+            them = members[group]
+            shared = _share(suits_of, [books[i] for i in them], [need[i] for i in them], [rank] * len(them), True)
+            values[key] = None if shared is None else length_of[group] - shared[0]
+        return values[key]
 
-    choose(0, [])
-    return best
+    # the most naturals taken, and by which (rank, books) pairs, for each set of books placed
+    best: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {0: (0, ())}
+    total = length_of[every]
+    for rank in ranks:
+        budget.take(every + sum(1 << bin(every & ~placed).count("1") for placed in best))
+        took = [value(rank, group) for group in range(every + 1)]
+        grown = dict(best)
+        for placed, (taken, plan) in best.items():
+            free = every & ~placed
+            group = free
+            while group:
+                got = took[group]
+                if got is not None:
+                    now = placed | group
+                    known = grown.get(now)
+                    if known is None or taken + got > known[0]:
+                        grown[now] = (taken + got, (*plan, (rank, group)))
+                group = (group - 1) & free
+        best = grown
+        if every in best and best[every][0] == total:
+            break  # every book holds only naturals: no plan needs fewer wilds
+    if every not in best:
+        return None
+    book_ranks = [0] * len(books)
+    takes: list[list[Suit]] = [[] for _ in books]
+    for rank, group in best[every][1]:
+        them = members[group]
+        shared = _share(suits_of, [books[i] for i in them], [need[i] for i in them], [rank] * len(them), distinct)
+        assert shared is not None
+        for i, suits in zip(them, shared[1], strict=True):
+            book_ranks[i], takes[i] = rank, suits
+    return sum(b.length for b in books) - best[every][0], (book_ranks, takes, None)
 
 
 def _one_book(naturals: Counter[tuple[int, Suit]], length: int, least: int, distinct: bool) -> tuple[int, _Plan] | None:
@@ -253,7 +287,7 @@ def _one_book(naturals: Counter[tuple[int, Suit]], length: int, least: int, dist
     if best is None:
         return None
     took, rank = best
-    return length - took, ([rank], [suits_of[rank][:took]])
+    return length - took, ([rank], [suits_of[rank][:took]], None)
 
 
 def _share(
@@ -309,6 +343,36 @@ def _distinct_book_deficit(naturals: Counter[tuple[int, Suit]], books: list[Comp
     return deficit, ranks
 
 
+def _book_whole(pool: Counter[tuple[int, Suit]], books: list[Component], wilds: int, distinct: bool) -> _Plan | None:
+    """Books that take every natural card the runs left (the most of one rank to the book asking
+    most) and every wild left, going out: None where more ranks are left than books, or too few
+    wilds. Of distinct suits a book holds 4 cards at most; a rank held twice in a suit is laid in
+    one book all the same, and the checker refuses it (the go-out search then says it could not
+    try every way)."""
+    suits_of: dict[int, list[Suit]] = {}
+    for (rank, suit), count in pool.items():
+        if count > 0:
+            suits_of.setdefault(rank, []).extend([suit] * count)
+    groups = sorted(suits_of.items(), key=lambda g: (-len(g[1]), -g[0]))
+    if len(groups) > len(books):
+        return None
+    order = sorted(range(len(books)), key=lambda i: -books[i].length)
+    ranks, sizes = [RANKS[-1]] * len(books), [0] * len(books)
+    takes: list[list[Suit]] = [[] for _ in books]
+    for place, i in enumerate(order):
+        if place < len(groups):
+            ranks[i], takes[i] = groups[place][0], list(groups[place][1])
+        sizes[i] = max(books[i].length, len(takes[i]))
+    extra = wilds - sum(sizes[i] - len(takes[i]) for i in range(len(books)))
+    for i in order:
+        grow = min(extra, max(0, 4 - sizes[i])) if distinct else extra
+        sizes[i] += grow
+        extra -= grow
+    if extra != 0:
+        return None
+    return ranks, takes, sizes
+
+
 def _take(naturals: Counter[tuple[int, Suit]], window: Window) -> int:
     """Take the window's naturals out of the pool; return how many places need a wild."""
     deficit = 0
@@ -320,14 +384,16 @@ def _take(naturals: Counter[tuple[int, Suit]], window: Window) -> int:
     return deficit
 
 
-def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
+def _open_search(s: _Search, budget: Budget) -> tuple[list[Window], _Plan] | None:
     limits = s.limits
-    books_first = _book_plan(s.naturals, s.books, s.distinct, limits)
+    around = s.ace is AceMode.AROUND
+    books_first = _book_plan(s.naturals, s.books, s.distinct, limits, budget)
     if books_first is None:
         return None  # no books keep the limits even with every natural of the hand
     book_floor = books_first[0]
     run_floor = [0]  # the wilds each later run needs at least: the first run's is never asked
     for lengths in s.run_lengths[1:]:
+        budget.take(sum(len(_windows(ln, s.ace)) * _window_steps(ln) for ln in lengths))
         deficits = [
             _deficit(s.naturals, w)
             for ln in lengths
@@ -347,30 +413,33 @@ def _open_search(s: _Search, steps: Steps) -> tuple[list[Window], _Plan] | None:
         own: Counter[tuple[int, Suit]],
     ) -> tuple[list[Window], _Plan] | None:
         if i == len(s.runs):
-            planned = _book_plan(pool, s.books, s.distinct, limits)
+            budget.take(len(pool) + len(s.books) * 4)  # the books planned over what the runs left
+            if s.whole:  # the books take every card the runs left: their naturals and the wilds
+                whole = _book_whole(pool, s.books, s.wilds - spent, s.distinct)
+                planned = None if whole is None else (0, whole)
+            else:
+                planned = _book_plan(pool, s.books, s.distinct, limits, budget)
             if planned is None or spent + planned[0] > s.wilds:
                 return None
-            if s.accept is not None:
-                steps.take(CHECK_STEPS)
-                if not s.accept(list(chosen), planned[1]):
-                    return None
+            if s.accept is not None and not s.accept(list(chosen), planned[1]):  # the checker charges its reading
+                return None
             return list(chosen), planned[1]
-        budget = s.wilds - spent - book_floor - sum(run_floor[i + 1 :])
+        spare = s.wilds - spent - book_floor - sum(run_floor[i + 1 :])
         same_as_before = i > 0 and s.runs[i] == s.runs[i - 1]
         candidates: list[tuple[int, int, Window, tuple[tuple[int, Suit], ...]]] = []
         seen: set[tuple[tuple[tuple[int, Suit], ...], int, tuple[tuple[int, Suit], ...]]] = set()
         windows = [w for ln in s.run_lengths[i] for w in _windows(ln, s.ace)]
-        steps.take(len(windows))
+        budget.take(sum(len(_windows(ln, s.ace)) * _window_steps(ln) for ln in s.run_lengths[i]))
         suits_held = {suit for (_rank, suit), count in pool.items() if count > 0}
         for index, window in enumerate(windows):
-            if window[2] - window[1] + 1 > budget and window[0] not in suits_held:
+            if window[2] - window[1] + 1 > spare and window[0] not in suits_held:
                 continue  # a suit with no card left needs a wild in every place
             if same_as_before and index < min_index:
                 continue
-            if not s.joins_allowed and any(_joins(window, c) for c in chosen):
+            if not s.joins_allowed and any(_joins(window, c, around) for c in chosen):
                 continue
             deficit = _deficit(pool, window)
-            if deficit > budget:
+            if deficit > spare:
                 continue
             if (
                 limits is not None
@@ -438,7 +507,7 @@ def _build(
     place_all: bool,
 ) -> list[list[Played]]:
     """Turn windows and a plan of the books into melds of real cards, wilds declared."""
-    book_ranks, takes = plan
+    book_ranks, takes, sizes = plan
     left = list(natural_cards)
     wilds = list(wild_cards)
     melds: list[list[Played]] = []
@@ -464,7 +533,7 @@ def _build(
     for b, (book, rank) in enumerate(zip(books, book_ranks, strict=True)):
         slots = []
         planned = takes[b] if takes is not None else None
-        for place in range(book.length):
+        for place in range(sizes[b] if sizes is not None else book.length):
             if planned is None:
                 card = pull(None, rank, [p.card for p in slots if p is not None])
             else:
@@ -499,9 +568,10 @@ def solve_open(
     *,
     players: int | None = None,
     buys: int | None = None,
-    steps: Steps | None = None,
+    budget: Budget | None = None,
 ) -> Verdict:
-    """An opening for the round's contract inside ``hand``, or the reason there is none."""
+    """An opening for the round's contract inside ``hand``, or the reason there is none; where the
+    search spends its budget (``budget``, by default one of its own) first, what to do instead."""
     rnd = rules.round(number)
     check_copies(rules, hand, players)
     if rnd.final:
@@ -538,7 +608,7 @@ def solve_open(
 
     def accept(windows: list[Window], plan: _Plan) -> bool:
         melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
-        return check_layout(rules, number, melds, final=False, players=players, buys=buys).legal
+        return layout_holds(rules, number, melds, final=False, players=players, buys=buys, budget=work)
 
     def search(checked: bool) -> tuple[list[Window], _Plan] | None:
         shape = _Search(
@@ -553,17 +623,26 @@ def solve_open(
             accept if checked else None,
             limits,
         )
-        return _open_search(shape, budget)
+        return _open_search(shape, work)
 
     def lay(found: tuple[list[Window], _Plan]) -> tuple[list[Card], Verdict]:
         windows, plan = found
         melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=False)
         unused = _remove(hand, [p.card for m in melds for p in m])
-        if not rules.exact_opening:
-            melds, unused = _extend(rules, number, melds, unused)
-        return unused, check_layout(rules, number, melds, final=False, players=players, buys=buys)
+        verdict = check_layout(rules, number, melds, final=False, players=players, buys=buys, budget=work)
+        if verdict.legal and not rules.exact_opening:
+            # more of the hand laid where it fits, if the checker still takes the whole and the
+            # budget lasts: the opening found stands either way
+            try:
+                longer, left = _extend(rules, number, melds, list(unused), work)
+                fuller = check_layout(rules, number, longer, final=False, players=players, buys=buys, budget=work)
+            except TooManyWays:
+                return unused, verdict
+            if fuller.legal:
+                return left, fuller
+        return unused, verdict
 
-    budget = steps if steps is not None else Steps()
+    work = budget if budget is not None else Budget()
     # Under the naturals limits the search decides by counts, so the first layout found passes but
     # where books of distinct suits or wild-rank cards in their own places (one counted by two
     # windows) were the obstacle: books of distinct suits ask the checker as the search goes, and
@@ -572,7 +651,7 @@ def solve_open(
     try:
         found = search(checked)
         laid = lay(found) if found is not None else None
-        if laid is not None and not laid[1].legal and limits is not None and not checked:
+        if laid is not None and not laid[1].legal and not checked:
             found = search(True)
             laid = lay(found) if found is not None else None
     except TooManyWays:
@@ -628,20 +707,18 @@ def _remove(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 
 
 def _extend(
-    rules: Rules, number: int, melds: list[list[Played]], unused: list[Card]
+    rules: Rules, number: int, melds: list[list[Played]], unused: list[Card], budget: Budget
 ) -> tuple[list[list[Played]], list[Card]]:
     """Lay down more of the hand where it fits, dearest cards first, keeping one to discard."""
-    from .melds import read
-
     wild = Wilds.of(rules, number)
     keep = 1 if rules.going_out_discard else 0  # the card kept to discard
     melds = [list(m) for m in melds]
-    kinds = [(read(m, wild, Kind.RUN)[0] and Kind.RUN) or Kind.BOOK for m in melds]
+    kinds = [(fits(m, wild, Kind.RUN, budget) and Kind.RUN) or Kind.BOOK for m in melds]
     for card in sorted(unused, key=lambda c: -card_points(rules, number, c)):
         if len(unused) <= keep:
             break
         for m, kind in zip(melds, kinds, strict=True):
-            got = read([*m, Played(card)], wild, kind)[0]
+            got = fits([*m, Played(card)], wild, kind, budget)
             if got:
                 m[:] = [p.as_played(wild) for p in got[0].cards]
                 unused.remove(card)
@@ -663,9 +740,10 @@ def solve_go_out(
     *,
     players: int | None = None,
     buys: int | None = None,
-    steps: Steps | None = None,
+    budget: Budget | None = None,
 ) -> Verdict:
-    """Every card of ``hand`` in the final round's runs, or the reason it cannot be done."""
+    """Every card of ``hand`` in the final round's runs, or the reason it cannot be done; where the
+    search spends its budget (``budget``, by default one of its own) first, what to do instead."""
     rnd = rules.round(number)
     check_copies(rules, hand, players)
     if not rnd.final:
@@ -674,103 +752,315 @@ def solve_go_out(
     size = buys_reasons(rules, number, buys, players) or hand_size_reasons(rules, number, len(hand), where, buys)
     if size:
         return illegal(Action.GO_OUT, size)
+    if any(c.kind is Kind.BOOK for c in rnd.contract):
+        return _go_out_with_books(rules, number, hand, players, buys, budget)
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
-    runs = list(rnd.contract)
+    work = budget if budget is not None else Budget()
+    search = _GoOut(naturals, [c.length for c in rnd.contract], len(hand), rules.runs_may_join, rules.runs.ace, work)
+    if _house(rules, number):
+
+        def accept(windows: list[Window]) -> bool:
+            melds = _build(rules, number, windows, ([], None, None), [], natural_cards, wild_cards, place_all=True)
+            return layout_holds(rules, number, melds, final=True, players=players, buys=buys, budget=work)
+
+        search.accept = accept
     try:
-        accept = None
-        if _house(rules, number):
-
-            def accept(windows: list[Window]) -> bool:
-                melds = _build(rules, number, windows, ([], None), [], natural_cards, wild_cards, place_all=True)
-                return check_layout(rules, number, melds, final=True, players=players, buys=buys).legal
-
-        found = _go_out_search(
-            naturals,
-            runs,
-            len(hand),
-            rules.runs_may_join,
-            steps if steps is not None else Steps(),
-            rules.runs.ace,
-            accept,
-        )
+        found = search.run()
     except TooManyWays:
         return _too_many(Action.GO_OUT)
-    if found is None:
-        return illegal(
-            Action.GO_OUT,
-            [
-                _("these {n} cards cannot all be laid in {contract}").format(
-                    n=len(hand), contract=rules.contract_words(number, final_note=False)
-                )
-            ],
+    contract = rules.contract_words(number, final_note=False)
+    if found is None and search.untried:
+        message = _(
+            "no way was found to lay these {n} cards in {contract}, but not every way was tried "
+            "(runs that go all round a suit, or other places for the wilds the table's limits ask): "
+            "lay out the melds you have in mind and check them as go out"
         )
-    melds = _build(rules, number, found, ([], None), [], natural_cards, wild_cards, place_all=True)
-    verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys)
+        return undecided(Action.GO_OUT, message.format(n=len(hand), contract=contract))
+    if found is None:
+        message = _("these {n} cards cannot all be laid in {contract}")
+        return illegal(Action.GO_OUT, [message.format(n=len(hand), contract=contract)])
+    melds = _build(rules, number, found, ([], None, None), [], natural_cards, wild_cards, place_all=True)
+    verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys, budget=Budget())
     assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
     return verdict
 
 
-def _go_out_search(
-    naturals: Counter[tuple[int, Suit]],
-    runs: list[Component],
-    total: int,
-    joins_allowed: bool,
-    steps: Steps,
-    ace: AceMode = AceMode.EITHER,
-    accept: Callable[[list[Window]], bool] | None = None,
-) -> list[Window] | None:
-    needed_suits = {suit for (_rank, suit), count in naturals.items() if count > 0}
-    if len(needed_suits) > len(runs):
+def _go_out_with_books(
+    rules: Rules, number: int, hand: Sequence[Card], players: int | None, buys: int | None, budget: Budget | None
+) -> Verdict:
+    """A final round whose contract holds books (a house rule): the opening's search over the
+    runs' places, every length tried, the books taking every card the runs leave; each layout
+    found is the checker's to accept (the wilds' places in the books are not searched)."""
+    rnd = rules.round(number)
+    naturals, natural_cards, wild_cards = _split(rules, number, hand)
+    books = [c for c in rnd.contract if c.kind is Kind.BOOK]
+    runs = sorted((c for c in rnd.contract if c.kind is Kind.RUN), key=lambda c: c.length)
+    work = budget if budget is not None else Budget()
+    refused = False
+
+    def accept(windows: list[Window], plan: _Plan) -> bool:
+        nonlocal refused
+        melds = _build(rules, number, windows, plan, books, natural_cards, wild_cards, place_all=True)
+        legal = layout_holds(rules, number, melds, final=True, players=players, buys=buys, budget=work)
+        refused = refused or not legal
+        return legal
+
+    shape = _Search(
+        naturals,
+        len(wild_cards),
+        books,
+        runs,
+        [list(range(c.length, MAX_RUN + 1)) for c in runs],
+        rules.runs_may_join,
+        rules.runs.ace,
+        rules.books.distinct_suits,
+        accept,
+        _limits(rules, number, wild_cards) if _house(rules, number) else None,
+        whole=True,
+    )
+    try:
+        found = _open_search(shape, work)
+    except TooManyWays:
+        return _too_many(Action.GO_OUT)
+    contract = rules.contract_words(number, final_note=False)
+    if found is None and refused:
+        message = _(
+            "no way was found to lay these {n} cards in {contract}, but not every way was tried "
+            "(runs that go all round a suit, or other places for the wilds the table's limits ask): "
+            "lay out the melds you have in mind and check them as go out"
+        )
+        return undecided(Action.GO_OUT, message.format(n=len(hand), contract=contract))
+    if found is None:
+        message = _("these {n} cards cannot all be laid in {contract}")
+        return illegal(Action.GO_OUT, [message.format(n=len(hand), contract=contract)])
+    melds = _build(rules, number, found[0], found[1], books, natural_cards, wild_cards, place_all=True)
+    verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys, budget=Budget())
+    assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
+    return verdict
+
+
+@dataclass(slots=True)
+class _GoOut:
+    """The go-out search: every card of the hand in runs of at least the lengths asked.
+
+    Natural cards of one suit are laid only in that suit's runs, so the search first gives each
+    suit the natural cards are of a group of the runs (runs asking the same length are alike:
+    each group of them is tried once), and any run left over goes, all wild, to a suit no natural
+    card is of, where runs overlapping at one end never join. Then each suit's runs get lengths
+    that together make the hand's size: for one suit and its group of runs, each length tried is
+    a placement of windows that holds its natural cards (``_cover_suit``, remembered), and where
+    runs may join, a placement of a total found is lengthened by wilds to any greater total
+    (a run grows at an end while it is under 13 cards). Every group, total and set of lengths
+    tried is charged to the budget."""
+
+    naturals: Counter[tuple[int, Suit]]
+    minimums: list[int]  # each run's least length, in the contract's order
+    total: int
+    joins_allowed: bool
+    ace: AceMode
+    budget: Budget
+    accept: Callable[[list[Window]], bool] | None = None
+    untried: bool = False  # a layout may have been left out (see solve_go_out): "cannot" is not said
+    _covers: dict[tuple[Suit, tuple[int, ...]], tuple[Window, ...] | None] = field(default_factory=dict)
+    _least: dict[tuple[Suit, tuple[int, ...]], int | None] = field(default_factory=dict)
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return (2 if self.ace is AceMode.HIGH else 1, HIGH_ACE - 1 if self.ace is AceMode.LOW else HIGH_ACE)
+
+    def run(self) -> list[Window] | None:
+        held = [s for s in SUITS if self._held_in(s)]
+        if len(held) > len(self.minimums):
+            return None
+        spare = next((s for s in SUITS if s not in held), None)
+        order = sorted(range(len(self.minimums)), key=lambda i: self.minimums[i])
+        mins = [self.minimums[i] for i in order]
+        # a run's target: a suit held (its index in ``held``), or past them the spare suit
+        targets = len(held) + (spare is not None)
+        for assigned in self._groups(mins, targets, len(held)):
+            for windows in self._lengths(mins, assigned, held, spare):
+                placed: list[Window] = list(windows)
+                for j, i in enumerate(order):
+                    placed[i] = windows[j]
+                if self.accept is None:
+                    return placed
+                if self.accept(placed):
+                    return placed
+                self.untried = True  # one placement per set of lengths is tried, not every one
         return None
-    covered: dict[tuple[Suit, tuple[int, ...]], tuple[Window, ...] | None] = {}
-    # Runs that ask for the same minimum are interchangeable: try each multiset of
-    # (length, suit) once, in order, not in every permutation.
-    alike = len({c.length for c in runs}) == 1
-    order = {suit: i for i, suit in enumerate(SUITS)}
-    for lengths in _length_splits([c.length for c in runs], total):
-        if alike and any(lengths[i] > lengths[i + 1] for i in range(len(lengths) - 1)):
-            continue
-        for suits in product(SUITS, repeat=len(runs)):
-            if not needed_suits <= set(suits):
-                continue
-            if alike and any(
-                lengths[i] == lengths[i + 1] and order[suits[i]] > order[suits[i + 1]] for i in range(len(runs) - 1)
-            ):
-                continue
-            placement: list[Window | None] = [None] * len(runs)
-            ok = True
-            for suit in set(suits):
-                idx = [i for i, s in enumerate(suits) if s is suit]
-                asked = (suit, tuple(lengths[i] for i in idx))
-                if asked not in covered:  # the same suit and lengths recur across splits
-                    covered[asked] = _cover_suit(naturals, suit, list(asked[1]), joins_allowed, steps, ace)
-                windows = covered[asked]
-                if windows is None:
-                    ok = False
+
+    def _groups(self, mins: list[int], targets: int, held: int) -> Iterator[tuple[int, ...]]:
+        """Each run's target (a suit held, by its index, or ``held``: the spare suit), every suit
+        held given a run; runs of one least length take their targets in order, so each grouping
+        is tried once."""
+        k = len(mins)
+
+        def give(j: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+            self.budget.take()
+            if j == k:
+                yield chosen
+                return
+            if sum(1 for t in range(held) if t not in chosen) > k - j:
+                return  # too few runs left for the suits held without one
+            first = chosen[-1] if j > 0 and mins[j] == mins[j - 1] else 0
+            for t in range(first, targets):
+                yield from give(j + 1, (*chosen, t))
+
+        return give(0, ())
+
+    def _lengths(
+        self, mins: list[int], assigned: tuple[int, ...], held: list[Suit], spare: Suit | None
+    ) -> Iterator[list[Window]]:
+        """Placements of every run for this grouping whose lengths make the hand's size, in the order of ``mins``."""
+        pairs = list(zip(mins, assigned, strict=True))
+        groups = [(suit, tuple(m for m, a in pairs if a == t)) for t, suit in enumerate(held)]
+        free = tuple(m for m, a in pairs if a == len(held))
+        lows = [max(sum(g), self._held_in(suit)) for suit, g in groups]
+        highs = [MAX_RUN * len(g) for _suit, g in groups]
+
+        def choose(g: int, left: int, chosen: list[tuple[Window, ...]]) -> Iterator[list[Window]]:
+            if g == len(groups):
+                if not sum(free) <= left <= MAX_RUN * len(free):
+                    return
+                self.budget.take()
+                pools = [sorted(w, key=lambda x: x[2] - x[1]) for w in chosen]
+                pools.append(self._spare_windows(free, left, spare))
+                yield [pools[t].pop(0) for t in assigned]  # each group's shortest to its run asking least
+                return
+            rest_low = sum(lows[g + 1 :]) + sum(free)
+            rest_high = sum(highs[g + 1 :]) + MAX_RUN * len(free)
+            suit, group = groups[g]
+            for total in range(max(lows[g], left - rest_high), min(highs[g], left - rest_low) + 1):
+                self.budget.take(1 + len(group))
+                for windows in self._placements(suit, group, total):
+                    yield from choose(g + 1, left - total, [*chosen, windows])
+
+        return choose(0, self.total, [])
+
+    def _held_in(self, suit: Suit) -> int:
+        return sum(c for (_r, s), c in self.naturals.items() if s is suit and c > 0)
+
+    def _spare_windows(self, free: tuple[int, ...], total: int, spare: Suit | None) -> list[Window]:
+        """All-wild runs in a suit no natural is of, overlapping at their low end: they never join."""
+        if not free:
+            return []
+        assert spare is not None
+        lengths = list(free)
+        extra = total - sum(lengths)
+        for j in range(len(lengths)):
+            grow = min(extra, MAX_RUN - lengths[j])
+            lengths[j] += grow
+            extra -= grow
+        low = self.bounds[0]
+        return [(spare, low, low + ln - 1) for ln in lengths]
+
+    def _placements(self, suit: Suit, group: tuple[int, ...], total: int) -> Iterator[tuple[Window, ...]]:
+        """Windows for ``group`` in ``suit`` of ``total`` cards that hold the suit's natural cards:
+        the placement of the fewest cards lengthened by wilds where it can be (runs may join, or
+        no run is hemmed in by one it would join), else every set of lengths of that total. Where
+        the table's checker has the last word (``accept``), every set of lengths is offered."""
+        if self.accept is None:
+            key = (suit, group)
+            if key not in self._least:
+                self._least[key] = self._least_total(suit, group)
+            least = self._least[key]
+            if least is None or total < least:
+                return
+            grown = self._lengthened(next(self._covering(suit, group, least)), total - least)
+            if grown is not None:
+                yield grown
+                return
+        yield from self._covering(suit, group, total)
+
+    def _least_total(self, suit: Suit, group: tuple[int, ...]) -> int | None:
+        for total in range(max(sum(group), self._held_in(suit)), MAX_RUN * len(group) + 1):
+            self.budget.take()
+            if next(self._covering(suit, group, total), None) is not None:
+                return total
+        return None
+
+    def _lengthened(self, windows: tuple[Window, ...], extra: int) -> tuple[Window, ...] | None:
+        """The runs grown by ``extra`` wilds, a card at a time at an end (each to at most 13 cards,
+        within the ace's bounds, joining no other run where runs may not join); None where every
+        run is hemmed in."""
+        low, high = self.bounds
+        around = self.ace is AceMode.AROUND
+        grown = list(windows)
+        while extra:
+            self.budget.take(len(grown))
+            for j, (suit, start, end) in enumerate(grown):
+                if end - start + 1 >= MAX_RUN:
+                    continue
+                others = grown[:j] + grown[j + 1 :]
+                ends = ((start, end + 1), (start - 1, end))
+                fits = [(suit, a, b) for a, b in ends if (around and a >= 1) or (not around and low <= a and b <= high)]
+                fit = next(
+                    (w for w in fits if self.joins_allowed or not any(_joins(w, o, around) for o in others)), None
+                )
+                if fit is not None:
+                    grown[j] = fit
+                    extra -= 1
                     break
-                for i, w in zip(idx, windows, strict=True):
-                    placement[i] = w
-            if ok:
-                found = [w for w in placement if w is not None]
-                if accept is None:
-                    return found
-                steps.take(CHECK_STEPS)
-                if accept(found):
-                    return found
+            else:
+                return None
+        return tuple(grown)
+
+    def _covering(self, suit: Suit, group: tuple[int, ...], total: int) -> Iterator[tuple[Window, ...]]:
+        """Each set of lengths (at least the group's, ``total`` in all) whose windows hold the suit's naturals."""
+        k = len(group)
+
+        def lengths(j: int, left: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+            self.budget.take()
+            if j == k:
+                if left == 0:
+                    yield chosen
+                return
+            # at least the run's least (and its alike neighbour's), and enough that the runs after it,
+            # 13 cards at most each, make up the rest
+            first = max(group[j], chosen[-1] if j > 0 and group[j] == group[j - 1] else 0, left - MAX_RUN * (k - j - 1))
+            for ln in range(first, min(MAX_RUN, left - sum(group[j + 1 :])) + 1):
+                yield from lengths(j + 1, left - ln, (*chosen, ln))
+
+        for chosen in lengths(0, total, ()):
+            self.budget.take(k)
+            key = (suit, chosen)
+            if key not in self._covers:
+                self._covers[key] = self._cover(suit, list(chosen))
+            found = self._covers[key]
+            if found is not None:
+                yield found
+
+    def _cover(self, suit: Suit, lengths: list[int]) -> tuple[Window, ...] | None:
+        if self.ace is not AceMode.AROUND:
+            return _cover_suit(self.naturals, suit, lengths, self.joins_allowed, self.budget, self.ace)
+        if sum(lengths) - len(lengths) >= 13:
+            self.untried = True  # runs together long enough to go all round the suit: not placed so
+        return _cover_round(self.naturals, suit, lengths, self.joins_allowed, self.budget)
+
+
+def _cover_round(
+    naturals: Counter[tuple[int, Suit]], suit: Suit, lengths: list[int], joins_allowed: bool, budget: Budget
+) -> tuple[Window, ...] | None:
+    """``_cover_suit`` where an ace goes round the corner (Q-K-A-2): the circle of ranks is cut
+    before each rank in turn and the runs placed in a line from there, none crossing the cut."""
+    counts = {rank: c for (rank, s), c in naturals.items() if s is suit and c > 0}
+    for cut in range(1, 14):
+        budget.take()
+        need = {(rank - cut) % 13 + 1: c for rank, c in counts.items()}
+        found = _place(need, sorted(lengths), [], suit, True, budget, (1, 13))
+        if found is None:
+            continue
+        real = [(suit, start + cut - 1, end + cut - 1) for _s, start, end in found]
+        if not joins_allowed and any(_joins(a, b, True) for j, a in enumerate(real) for b in real[j + 1 :]):
+            continue  # the line hides a join across the cut
+        ordered: list[Window] = []
+        pool = list(real)
+        for ln in lengths:
+            w = next(w for w in pool if w[2] - w[1] + 1 == ln)
+            pool.remove(w)
+            ordered.append(w)
+        return tuple(ordered)
     return None
-
-
-def _length_splits(minimums: list[int], total: int) -> Iterator[tuple[int, ...]]:
-    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if i == len(minimums) - 1:
-            if minimums[i] <= left <= 13:
-                yield (left,)
-            return
-        for ln in range(minimums[i], min(13, left - sum(minimums[i + 1 :])) + 1):
-            for rest in rec(i + 1, left - ln):
-                yield (ln, *rest)
-
-    return rec(0, total)
 
 
 def _cover_suit(
@@ -778,7 +1068,7 @@ def _cover_suit(
     suit: Suit,
     lengths: list[int],
     joins_allowed: bool,
-    steps: Steps,
+    budget: Budget,
     ace: AceMode = AceMode.EITHER,
 ) -> tuple[Window, ...] | None:
     """Windows of these lengths in one suit that hold every natural card of that suit.
@@ -798,7 +1088,7 @@ def _cover_suit(
             need[1] = low
         if aces - low:
             need[HIGH_ACE] = aces - low
-        found = _place(need, sorted(lengths), [], suit, joins_allowed, steps, bounds)
+        found = _place(need, sorted(lengths), [], suit, joins_allowed, budget, bounds)
         if found is not None:
             # Put the windows back in the order of the lengths asked for.
             ordered: list[Window] = []
@@ -817,10 +1107,10 @@ def _place(
     placed: list[Window],
     suit: Suit,
     joins_allowed: bool,
-    steps: Steps,
+    budget: Budget,
     bounds: tuple[int, int] = (1, HIGH_ACE),
 ) -> list[Window] | None:
-    steps.take()
+    budget.take(1 + len(need))  # this window's places, and what is left to cover
     if not lengths:
         return placed if not need else None
     if sum(need.values()) > sum(lengths) or (need and max(need.values()) > len(lengths)):
@@ -830,7 +1120,7 @@ def _place(
         for start in range(bounds[0], bounds[1] - lengths[0] + 2):
             window = (suit, start, start + lengths[0] - 1)
             if joins_allowed or not any(_joins(window, w) for w in placed):
-                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed, steps, bounds)
+                found = _place(need, lengths[1:], [*placed, window], suit, joins_allowed, budget, bounds)
                 if found is not None:
                     return found
         return None
@@ -846,7 +1136,7 @@ def _place(
                 continue
             rest = {p: c - (start <= p <= window[2]) for p, c in need.items()}
             rest = {p: c for p, c in rest.items() if c > 0}
-            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed, steps, bounds)
+            found = _place(rest, lengths[:i] + lengths[i + 1 :], [*placed, window], suit, joins_allowed, budget, bounds)
             if found is not None:
                 return found
     return None

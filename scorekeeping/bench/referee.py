@@ -19,11 +19,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.engine import JOKER, Card, Rules, Verdict, check_layout, find_rules, parse_cards, parse_played
+from referee.engine.budget import Budget
 from referee.engine.cards import DECK
 from referee.engine.documents import rules_from_document
-from referee.engine.solver import Steps
 from scorekeeping.serve import server
 
 ENGINE_TARGET_MS = 5.0
@@ -35,7 +36,7 @@ class Result:
     median_ms: float
     worst_hand: str
     target_ms: float
-    steps: int = 0  # the solver's work on the worst hand (its budget is solver.MAX_STEPS)
+    steps: int = 0  # the solver's work on the worst hand (its budget is budget.MAX_STEPS)
 
     @property
     def ok(self) -> bool:
@@ -54,10 +55,10 @@ class Case:
     known: tuple[str, ...] = ()  # the slowest hands earlier searches found: the search starts from them too
     target_ms: float = ENGINE_TARGET_MS
 
-    def solve(self, hand: Sequence[Card], steps: Steps | None = None) -> Verdict:
+    def solve(self, hand: Sequence[Card], budget: Budget | None = None) -> Verdict:
         from referee.engine import solve_go_out, solve_open
 
-        return (solve_go_out if self.go_out else solve_open)(self.rules, self.number, hand, steps=steps)
+        return (solve_go_out if self.go_out else solve_open)(self.rules, self.number, hand, budget=budget)
 
 
 HOUSE_KNOBS = {
@@ -151,7 +152,7 @@ def worst_case(case: Case, *, seconds: float, repeat: int, rng: random.Random) -
         if elapsed > slowest_ms:
             slowest, slowest_ms = candidate, elapsed
     median = _median_ms(lambda: case.solve(slowest), repeat)
-    work = Steps()
+    work = Budget()
     case.solve(slowest, work)
     hand = " ".join(str(c) for c in sorted(slowest, key=Card.sort_key))
     return Result(case.name, median, hand, case.target_ms, work.taken)
@@ -270,8 +271,8 @@ def _request(port: int, method: str, path: str, body: bytes | None = None) -> fl
     return elapsed
 
 
-def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.config.settings") -> tuple[float, float]:
-    """Median ms of GET /healthz and of POST /api/referee/check/ through a real gunicorn."""
+def _serving(settings_module: str) -> tuple[int, subprocess.Popen[bytes]]:
+    """The start command's server, one worker, on a free port of this machine."""
     port = server.free_port()
     root = Path(__file__).resolve().parents[2]
     env = {
@@ -287,8 +288,59 @@ def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.co
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    server.wait_until_listening(port, process)
+    return port, process
+
+
+def http_trials(
+    trials: Sequence[tuple[str, Any]],
+    body_of: Callable[[Any, str | None], dict[str, Any]],
+    *,
+    requests: int = 50,
+    settings_module: str = "scorekeeping.config.settings",
+) -> list[tuple[str, float]]:
+    """Median ms of ``POST /api/referee/check/`` for each trial through a real server; a trial's
+    house document is saved first (``POST /api/rulesets/``) and its check names it by its slug."""
+    port, process = _serving(settings_module)
     try:
-        server.wait_until_listening(port, process)
+        timed: list[tuple[str, float]] = []
+        for label, trial in trials:
+            slug = None
+            if set(trial.document) - {"based_on"}:
+                document = {**trial.document, "name": f"Bench {secrets.token_hex(4)}"}
+                saved = _post(port, "/api/rulesets/", json.dumps(document).encode())
+                slug = json.loads(saved)["slug"]
+            body = json.dumps(body_of(trial, slug)).encode()
+            for _ in range(5):
+                _request(port, "POST", "/api/referee/check/", body)
+            times = [_request(port, "POST", "/api/referee/check/", body) for _ in range(requests)]
+            timed.append((label, statistics.median(times)))
+        return timed
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _post(port: int, path: str, body: bytes) -> bytes:
+    """The body of a JSON POST's answer (201 or 200)."""
+    head = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+    head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    answer = b"".join(chunks)
+    status, _, rest = answer.partition(b"\r\n")
+    if not status.startswith((b"HTTP/1.1 200 ", b"HTTP/1.1 201 ")):
+        raise RuntimeError(f"POST {path} answered {status.decode(errors='replace')!r}")
+    return rest.partition(b"\r\n\r\n")[2]
+
+
+def http_latency(*, requests: int = 400, settings_module: str = "scorekeeping.config.settings") -> tuple[float, float]:
+    """Median ms of GET /healthz and of POST /api/referee/check/ through a real gunicorn."""
+    port, process = _serving(settings_module)
+    try:
         body = json.dumps({"round": 2, "action": "open", "melds": ["7C 7D 4H", "9S 10S JS QS"]}).encode()
         for _ in range(20):  # warm up both
             _request(port, "GET", "/healthz")

@@ -5,7 +5,7 @@ import random
 from collections import Counter
 
 from referee.engine import check_copies, find_rules, parse_cards
-from referee.engine.solver import MAX_STEPS
+from referee.engine.budget import MAX_STEPS
 from scorekeeping.bench.referee import (
     _mutated,
     _pool,

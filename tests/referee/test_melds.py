@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine import JOKER, Card, Played, Suit
+from referee.engine.budget import Budget
 from referee.engine.melds import Wilds, _fixed, _run_readings, _run_shape_reasons, read_run
 
 CARDS = [Card(r, s) for s in (Suit.SPADES, Suit.HEARTS) for r in range(1, 14)] + [JOKER]
@@ -18,6 +19,6 @@ def test_cards_with_a_shape_reason_fit_no_run(cards, wild_rank):
     wilds = Wilds(wild_rank)
     fixed = _fixed(played, wilds)
     if _run_shape_reasons(played, fixed):
-        assert _run_readings(played, fixed) == []
-    readings, reasons = read_run(played, wilds)
+        assert _run_readings(played, fixed, wilds, Budget()) == []
+    readings, reasons = read_run(played, wilds, Budget())
     assert bool(readings) != bool(reasons)

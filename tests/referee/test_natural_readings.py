@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine import RULESETS, Kind, Played, Suit, check_layoff, check_swap, find_rules, variants_for
+from referee.engine.budget import Budget
 from referee.engine.cards import ACE, Card
 from referee.engine.melds import Wilds, read
 
@@ -76,7 +77,7 @@ def test_a_legal_opening_is_explained_with_the_natural_reading(rules, rounds):
         top = 14 if wild == ACE else wild
         low = top - 3 if top >= 5 else top
         run = _run(low, low + 3, Suit.SPADES)
-        reading = read(run, Wilds(wild), Kind.RUN)[0]
+        reading = read(run, Wilds(wild), Kind.RUN, Budget())[0]
         assert len(reading) == 1 and not reading[0].wilds, (number, [str(p) for p in run])
 
 
@@ -123,7 +124,7 @@ def test_every_wild_rank_card_that_could_stand_as_itself_does(number, suit, leng
         for i, rank in enumerate(ranks)
     ]
     random.Random(seed).shuffle(cards)
-    readings, reasons = read(cards, Wilds(wild), Kind.RUN)
+    readings, reasons = read(cards, Wilds(wild), Kind.RUN, Budget())
     assert readings, reasons
     for reading in readings:
         wild_rank_cards = [p for p in reading.cards if not p.card.is_joker and p.card.rank == wild]

@@ -197,14 +197,16 @@ def test_solver_open_many_wilds_round_six():
 
 
 def test_the_solver_stops_at_its_work_budget_and_says_why(monkeypatch):
-    from referee.engine import solver
+    from referee.engine import budget
 
     hand = parse_cards("6C 10C 4D 5D 6D 7D 8D 9D JD 5H 7H 8H JK JK JK JK")
-    assert not solve_open(find_rules("shanghai"), 10, hand).legal  # searched to the end: no opening
-    monkeypatch.setattr(solver, "MAX_STEPS", 3)
+    searched = solve_open(find_rules("shanghai"), 10, hand)
+    assert not searched.legal and searched.decided  # searched to the end: no opening
+    monkeypatch.setattr(budget, "MAX_STEPS", 3)
     verdict = solve_open(find_rules("shanghai"), 10, hand)
-    assert not verdict.legal and "too many ways to check them all at once" in verdict.reasons[0]
+    assert not verdict.legal and not verdict.decided
+    assert "too many ways to check them all at once" in verdict.reasons[0]
     go_out = solve_go_out(
         find_rules("contract"), 7, parse_cards("AC 8C JC KC AH 3H 4H 4H 6H 7H 7H 9H JH JH QH AS QS KS JK")
     )
-    assert "lay out the melds you have in mind" in go_out.reasons[0]
+    assert not go_out.decided and "lay out the runs you have in mind" in go_out.reasons[0]

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from referee.engine.solver import MAX_STEPS
+from referee.engine.budget import MAX_STEPS
 from scorekeeping.bench.against import against
 from scorekeeping.bench.clubs import club_bench
 from scorekeeping.bench.crowds import crowds
@@ -13,6 +13,7 @@ from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency, write_house_side_by_side
 from scorekeeping.bench.room import room_bench
 from scorekeeping.bench.stories import stories_bench
+from scorekeeping.bench.worst import worst_bench
 from scorekeeping.bench.writers import writers
 
 
@@ -52,6 +53,13 @@ class Command(BaseCommand):
             help="only a club's ladder: 60 members, 500 finished games; the ladder, a profile and the records",
         )
         parser.add_argument(
+            "--worst",
+            action="store_true",
+            help="only the referee under any house rules: hill-climb over documents and cards for the slowest "
+            "check and solve (--worst-seconds in all), timed in process and over HTTP",
+        )
+        parser.add_argument("--worst-seconds", type=float, default=600.0, help="the --worst climb's length")
+        parser.add_argument(
             "--club-room",
             action="store_true",
             help="only a club night over HTTP: 160 phones and a room screen on two server processes",
@@ -84,6 +92,11 @@ class Command(BaseCommand):
             missed_ladder = ladder_bench(self.stdout.write)
             if missed_ladder:
                 raise CommandError("missed targets: " + "; ".join(missed_ladder))
+            return
+        if opts.get("worst"):
+            missed_worst = worst_bench(self.stdout.write, seconds=opts["worst_seconds"], seed=seed, http=not no_http)
+            if missed_worst:
+                raise CommandError("missed targets: " + "; ".join(missed_worst))
             return
         if opts.get("club_room"):
             missed_room = room_bench(self.stdout.write, tables=opts["tables"])
