@@ -1,4 +1,7 @@
-"""The referee's JSON API: check a layout, score a hand, read the rulesets (built-in or house rules)."""
+"""The referee's JSON API: check a layout, score a hand, read a ruleset (built-in or house rules) by its slug.
+
+The list of built-in rulesets and saving house rules are the site's (``scorekeeping/api/rulesets.py``),
+which holds the limits."""
 
 from __future__ import annotations
 
@@ -14,8 +17,7 @@ from rest_framework.views import APIView
 from scorekeeping.webkit.errors import ERROR
 from scorekeeping.webkit.serializers import FlagField, InputSerializer
 
-from .engine import DEFAULT_RULESET, RULESETS, Action, UnknownRuleset
-from .engine.documents import MAX_NAME, TOP_KEYS
+from .engine import DEFAULT_RULESET, Action, UnknownRuleset
 from .fields import CardsField, MeldsField
 from .representations import PenaltyOutput, RulesetOutput, VerdictOutput, penalty_data, rules_data, verdict_data
 from .services import referee_check, referee_rules, referee_score
@@ -119,37 +121,6 @@ VARIANTS_PARAM = OpenApiParameter(
 def _variants(request: Request) -> list[str]:
     raw = request.query_params.get("variants", "")
     return [v.strip() for v in raw.split(",") if v.strip()]
-
-
-# A house ruleset as POST /api/rulesets/ takes it: the engine's document (referee/engine/documents.py),
-# every key optional beside ``based_on``. Documented loosely here; the engine's reader is the one check.
-RULESET_DOCUMENT = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        key: {"type": "string", "maxLength": MAX_NAME}
-        if key == "name"
-        else {"type": "string", "enum": list(RULESETS)}
-        if key == "based_on"
-        else {"description": f"As GET /api/rulesets/<slug>/ writes it under document.{key}."}
-        for key in sorted(TOP_KEYS)
-    },
-    "example": {"name": "Grandma's Mexican", "based_on": "mexican", "contract_sizes": "exact"},
-    "description": "A table's house rules: the document of GET /api/rulesets/<slug>/, whole, or in part with"
-    " based_on (a key left out is the built-in's; an object given is merged key by key, a list replaces the"
-    " built-in's). Without based_on every key is needed. Unknown keys are refused by name; at most 64 KiB.",
-}
-
-
-class RulesetListView(APIView):
-    """Every built-in ruleset's tables: rounds, contracts, wilds, penalties, players, variants.
-
-    A table's house rules are not listed: they are found by their link (``GET /api/rulesets/<slug>/``).
-    """
-
-    @extend_schema(operation_id="rulesets_list", responses={200: RulesetOutput(many=True)})
-    def get(self, request: Request) -> Response:
-        return Response([rules_data(rules) for rules in RULESETS.values()])
 
 
 class RulesetDetailView(APIView):

@@ -15,8 +15,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .engine import Laid, Penalty, Placed, Rules, Verdict, variants_for
+from .engine.cards import RANK_TEXT
 from .engine.documents import document_of
 from .engine.i18n import _
+from .engine.scoring import rank_points
 from .rulebook import house_based_on, is_house
 
 Output = serializers.Serializer[Any]
@@ -230,16 +232,39 @@ class RulesetOutput(Output):
             "type": "object",
             "properties": {
                 "joker": {"type": "integer"},
-                "wild": {"type": "integer", "nullable": True},
+                "wild": {"type": "integer", "nullable": True, "description": "null: a wild scores as its rank"},
                 "ace": {"type": "integer"},
-                "ten_to_king": {"type": "integer"},
-                "two_to_nine": {"type": "integer", "nullable": True, "description": "null: face value"},
+                "ten_to_king": {
+                    "type": "integer",
+                    "nullable": True,
+                    "description": "What a 10, J, Q and K each score; null where they score unalike (see by_rank).",
+                },
+                "two_to_nine": {
+                    "type": "integer",
+                    "nullable": True,
+                    "description": "What a 2 to 9 each score; null: face value, or unalike (see by_rank).",
+                },
+                "by_rank": {
+                    "type": "object",
+                    "description": "What each rank scores, as the scorer counts it (a wild rank: see wild).",
+                    "properties": {text: {"type": "integer"} for text in RANK_TEXT.values()},
+                },
             },
         }
     )
-    def get_penalties(self, rules: Rules) -> dict[str, int | None]:
+    def get_penalties(self, rules: Rules) -> dict[str, Any]:
         p = rules.penalties
-        return {"joker": p.joker, "wild": p.wild, "ace": p.ace, "ten_to_king": p.ten_to_king, "two_to_nine": p.number}
+        by_rank = {RANK_TEXT[rank]: rank_points(rules, rank) for rank in RANK_TEXT}
+        twos = {by_rank[str(r)] for r in range(2, 10)}
+        tens = {by_rank[r] for r in ("10", "J", "Q", "K")}
+        return {
+            "joker": p.joker,
+            "wild": p.wild,
+            "ace": by_rank["A"],
+            "ten_to_king": tens.pop() if len(tens) == 1 else None,
+            "two_to_nine": twos.pop() if len(twos) == 1 else None,
+            "by_rank": by_rank,
+        }
 
     @extend_schema_field(
         {

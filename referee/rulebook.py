@@ -15,6 +15,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -120,32 +121,22 @@ def _name_kept(document: object) -> tuple[object, list[tuple[str, str]]]:
     return {**document, "name": clean_name(name)}, []
 
 
-def _shape_faults(document: object) -> list[tuple[str, str]]:
-    """Values the engine's reader looks up by hash, refused here if they cannot be (a list, an
-    object): ``based_on`` and a round's ``wild_rank`` are a text or null."""
-    if not isinstance(document, dict):
-        return []
-    faults = []
-    if not isinstance(document.get("based_on"), str | None):
-        faults.append(("based_on", _("must be one of {known}").format(known=", ".join(RULESETS))))
-    rounds = document.get("rounds")
-    for n, item in enumerate(rounds if isinstance(rounds, list) else [], start=1):
-        if isinstance(item, dict) and not isinstance(item.get("wild_rank"), str | None):
-            faults.append((f"rounds.{n}.wild_rank", _("must be a rank or null")))
-    return faults
+@dataclass(frozen=True)
+class HouseDocument:
+    """A document read as house rules: the rules, the whole document to keep, its slug, and the
+    built-in it started from ("" for none)."""
+
+    rules: Rules
+    whole: dict[str, Any]
+    slug: str
+    based_on: str
 
 
-def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
-    """Save a table's house rules; ``(row, created)``. The same rules saved twice are one row.
-
-    Raises ``DocumentError`` (every fault, by key) and writes nothing when the document is no
-    ruleset. What is stored is the whole document as the engine writes it back, so the row plays
-    the same even if the built-in it was based on changes later.
-    """
+def house_document(document: object) -> HouseDocument:
+    """A table's house rules read, not saved: ``DocumentError`` (every fault, by key) when the
+    document is no ruleset. What is kept is the whole document as the engine writes it back, so
+    the row plays the same even if the built-in it was based on changes later."""
     document, faults = _name_kept(document)
-    unreadable = _shape_faults(document)
-    if unreadable:  # the engine's reader would raise TypeError on them, until it refuses them itself
-        raise DocumentError([*faults, *unreadable])
     try:
         rules = rules_from_document(document, slug="house")
     except DocumentError as exc:
@@ -153,26 +144,40 @@ def ruleset_save(*, document: object) -> tuple[HouseRuleset, bool]:
     if faults:
         raise DocumentError(faults)
     whole = document_of(rules)
-    slug = house_slug(rules.name, whole)
     based_on = document.get("based_on") if isinstance(document, dict) else None
     based = based_on if isinstance(based_on, str) and based_on in RULESETS else ""
+    return HouseDocument(rules, whole, house_slug(rules.name, whole), based)
+
+
+def house_saved(slug: str) -> HouseRuleset | None:
+    """The row of house rules saved under ``slug``, if any."""
+    return HouseRuleset.objects.filter(slug=slug).first()
+
+
+def house_store(house: HouseDocument) -> tuple[HouseRuleset, bool]:
+    """Keep house rules read by ``house_document``; ``(row, created)``: the same rules twice are one row.
+
+    The site's service (``scorekeeping.services.rulesets``) is the one door that calls this, under
+    its limit: a page or the API never store rules themselves."""
     try:
         with transaction.atomic():
-            return HouseRuleset.objects.get_or_create(
-                slug=slug, defaults={"name": rules.name, "based_on": based, "document": whole}
-            )
+            defaults = {"name": house.rules.name, "based_on": house.based_on, "document": house.whole}
+            return HouseRuleset.objects.get_or_create(slug=house.slug, defaults=defaults)
     except IntegrityError:  # saved at the same moment by another request: the same rules
-        return HouseRuleset.objects.get(slug=slug), False
+        return HouseRuleset.objects.get(slug=house.slug), False
 
 
 __all__ = [
     "DocumentError",
+    "HouseDocument",
     "HouseRuleset",
     "house_based_on",
+    "house_document",
     "house_rules",
+    "house_saved",
     "house_slug",
+    "house_store",
     "is_house",
     "rules_for",
-    "ruleset_save",
     "rulesets_offered",
 ]

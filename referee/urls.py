@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import api, editor, views
+from . import api, views
 
-# ``rulesets/`` (the list, and saving house rules) is routed by the site, which holds the rate limits.
+# ``rulesets/`` (the list, and saving house rules) and the house-rules editor (``rules/new/``) are routed
+# by the site, which holds the rate limits: it includes its routes before these.
 api_urlpatterns = [
     path("referee/check/", api.CheckView.as_view(), name="api-referee-check"),
     path("referee/score/", api.ScoreView.as_view(), name="api-referee-score"),
@@ -12,7 +13,5 @@ api_urlpatterns = [
 urlpatterns = [
     path("referee/", views.referee, name="referee"),
     path("rules/", views.rules_index, name="rules"),
-    path("rules/new/", editor.house_new, name="house-new"),
-    path("rules/new/preview/", editor.house_preview, name="house-preview"),
     path("rules/<str:slug>/", views.rules_detail, name="rules-detail"),
 ]

@@ -84,19 +84,12 @@ def token_if_valid(request: HttpRequest, game: Game, token: str | None) -> str |
 
 
 @contextmanager
-def creating(request: HttpRequest, *, refund: bool = True, limit: str = "create") -> Iterator[None]:
-    """Count a new game (or what ``limit`` names: ``"rulesets"``) before it is made (429 past the limit);
-    one refused as invalid is uncounted, unless ``refund`` is false: what is costly to refuse (a score
-    sheet read) counts all the same."""
-    lim, key = _take(limit, request)
+def creating(request: HttpRequest) -> Iterator[None]:
+    """Count a new game before it is made (429 past the limit); one refused (a form, a document,
+    a score sheet that makes no game) is uncounted: a refusal changes nothing."""
+    lim, key = _take("create", request)
     try:
         yield
     except BaseException:
-        if refund:
-            ratelimit.give_back(lim, key)
+        ratelimit.give_back(lim, key)
         raise
-
-
-def uncount(request: HttpRequest, limit: str) -> None:
-    """Give back what ``creating`` counted for a request that made nothing after all (rules saved before)."""
-    ratelimit.give_back(ratelimit.limit(limit), ratelimit.client_key(request))

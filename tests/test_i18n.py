@@ -246,6 +246,9 @@ NEVER_ONE = {
     "a {run} holds at most 13 cards; {meld} would hold {n}": "14+",
     "{contract} takes {need} cards and one more must stay in hand to discard; the hand has {n}": "6+",
     "these {n} cards cannot all be laid in {contract}": "the final round's exact hand size, 12+",
+    "no way was found to lay these {n} cards in {contract}, but not every way was tried (runs that go all round "
+    "a suit, or other places for the wilds the table's limits ask): lay out the melds you have in mind and "
+    "check them as go out": "a final round's hand: dealt and drawn, 2+",
     "In {where} {name} holds exactly {n} cards, which score from {low} to {high}: {value} is not a total "
     "they can make": "12+",
     "In {where} {name} holds {least} to {n} cards, which score from {low} to {high}: {value} is not a "

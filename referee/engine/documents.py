@@ -378,18 +378,26 @@ def _read_decks(reader: _Reader, value: object, low: int, high: int) -> Callable
         )
         counts = table.get("players") if isinstance(value, list) else None
         if isinstance(value, list) and (
-            not isinstance(counts, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts)
+            not isinstance(counts, list)
+            or len(counts) > MAX_PLAYERS
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts)
         ):
             reader.fault(f"{key}.players", _("must be a list of player counts"))
             counts = []
         return counts, deck
 
     if isinstance(value, list):
+        if not 1 <= len(value) <= high - low + 1:
+            message = _("must be 1 to {most} decks, one for each number of players from {low} to {high}")
+            reader.fault("deck", message.format(most=high - low + 1, low=low, high=high))
         by_count: dict[int, Deck] = {}
-        for index, item in enumerate(value[: MAX_PLAYERS + 1]):
+        for index, item in enumerate(value[:MAX_PLAYERS]):
             counts, deck = one(item, f"deck.{index}")
             for n in counts or []:
-                if n in by_count:
+                if not low <= n <= high:
+                    message = _("{n} is no number of players here: players are {low} to {high}")
+                    reader.fault(f"deck.{index}.players", message.format(n=_short(n), low=low, high=high))
+                elif n in by_count:
                     reader.fault(f"deck.{index}.players", _("{n} players have a deck already").format(n=n))
                 by_count[n] = deck
         for n in range(low, high + 1):

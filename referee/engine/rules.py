@@ -186,6 +186,8 @@ class Rules:
     round_word: str = N_("round")
     book_word: str = N_("book")
     run_word: str = N_("run")
+    # Whether ``name`` is a catalogue's word (a built-in's, translated) or a table's own (kept as typed).
+    catalogued: bool = field(default=False, compare=False)
     # The most packs and jokers any allowed table uses: where the player count is not known.
     largest_deck: Deck = field(init=False, repr=False, compare=False)
 
@@ -200,8 +202,9 @@ class Rules:
         object.__setattr__(self, "largest_deck", Deck(max(d.packs for d in decks), max(d.jokers for d in decks)))
 
     def with_identity(self, *, source: str, variants: tuple[str, ...]) -> Rules:
-        """The same play, told where it comes from and which variants made it."""
-        return replace(self, source=source, variants=variants)
+        """The same play, told where it comes from and which variants made it: a built-in, whose
+        name the catalogues translate."""
+        return replace(self, source=source, variants=variants, catalogued=True)
 
     @property
     def round_plural(self) -> str:
@@ -217,7 +220,9 @@ class Rules:
 
     @property
     def display_name(self) -> str:
-        return _(self.name)
+        """The name in the active language: a built-in's translated, a table's house rules as typed
+        (a table called "Yes" is not "Ja" in Dutch)."""
+        return _(self.name) if self.catalogued else self.name
 
     @property
     def last_round(self) -> int:

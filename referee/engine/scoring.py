@@ -34,19 +34,26 @@ def card_score(rules: Rules, number: int, card: Card) -> CardPoints:
 
 
 def _points(rules: Rules, number: int, card: Card) -> tuple[int, bool]:
+    """A card's points and whether it is wild this round (a wild scored as its rank is wild all the same)."""
     table = rules.penalties
     if card.rank is None:
         return table.joker, True
     wild = card.rank == rules.wild_rank(number) or card.rank in rules.wilds.ranks
     if wild and table.wild is not None:
         return table.wild, True
+    return rank_points(rules, card.rank), wild
+
+
+def rank_points(rules: Rules, rank: int) -> int:
+    """What a card of ``rank`` scores when it is not scored as a wild."""
+    table = rules.penalties
     if table.by_rank is not None:
-        return table.by_rank[card.rank - 1], False
-    if card.rank == ACE:
-        return table.ace, False
-    if card.rank >= 10:
-        return table.ten_to_king, False
-    return (table.number if table.number is not None else card.rank), False
+        return table.by_rank[rank - 1]
+    if rank == ACE:
+        return table.ace
+    if rank >= 10:
+        return table.ten_to_king
+    return table.number if table.number is not None else rank
 
 
 def score_hand(rules: Rules, number: int, cards: Sequence[Card], *, players: int | None = None) -> Penalty:

@@ -12,7 +12,7 @@ its first row (the ruleset's round word, then "dealer", "wild rank", "player", .
 are given, its buys and its cut bonus, and everything else the export says checked against what
 the rules make of them (the dealer, the wild rank, each hand's penalty, the points, the totals).
 Such an export is longer than a paper sheet: at most ``LONG_ROWS`` rows, the largest a game of
-any ruleset and variants can export.
+any ruleset (built-in or house rules) can export.
 
 Pure Python: the services open the file (CSV or XLSX) into rows of plain values (text, whole
 numbers, or ``Refused`` where the file itself holds what no paper sheet does: a formula, a date).
@@ -20,15 +20,15 @@ numbers, or ``Refused`` where the file itself holds what no paper sheet does: a 
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import card_tokens, rank_text
-from .errors import RefereeError
+from .documents import MAX_PLAYERS, MAX_ROUNDS
 from .i18n import _, ngettext
 from .rounds import RoundEntry, cutter_seat, dealer_seat, score_round, whole_number
-from .rulesets import RULESETS, Rules, find_rules, variants_for
+from .rules import Rules
+from .rulesets import RULESETS
 from .words import MAX_NAME, clean_name, name_key, names_and
 
 LABELS = {"", "#", "no", "nr", "round", "rounds", "ronde", "rondes", "ronda", "rondas", "deal", "deals", "spel"}
@@ -41,8 +41,8 @@ MAX_TOKEN = 12  # characters of a word in a cards cell passed on (and so quoted)
 # (as written, in English), then these; a total row per player closes it.
 EXPORT_COLUMNS = ("dealer", "wild rank", "player", "went out", "cards", "penalty", "adjustment", "points", "buys")
 ROUND_WORDS = frozenset(r.round_word for r in RULESETS.values())
-# A text cell the export writes with a leading apostrophe (``csv_text``), so that no spreadsheet
-# reads it as a formula: read back without it.
+# What starts a formula in a spreadsheet: a text cell the export writes so gets a leading apostrophe
+# (``sheet_text``), read back without it.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -109,11 +109,19 @@ def _text(value: Value) -> str:
     return "" if value is None or isinstance(value, Refused) else str(value).strip()
 
 
+MAX_CELL_DIGITS = 6  # a number of points or buys in a cell: more digits is no score
+
+
 def _whole(value: Value) -> int | None:
-    """A cell's whole number: a number, or text of digits (a minus sign typed either way)."""
+    """A cell's whole number, the one reading of every number cell: a number, or text of ASCII
+    digits with at most one minus sign before them (typed either way). Other digits ('²', '①',
+    '٣'), signs or separators are no number: the caller names the cell."""
     if isinstance(value, str):
         text = value.strip().replace("\u2212", "-")
-        return int(text) if text.lstrip("-").isdigit() and len(text) <= 6 else None
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= MAX_CELL_DIGITS):
+            return None
+        return int(text)
     return whole_number(value)
 
 
@@ -229,23 +237,10 @@ def _read(read: ReadSheet, rows: Sequence[Sequence[Value]], rules: Rules, sheet:
 # --- the app's own export: a row per player per round ------------------------------------
 
 
-def _largest_export() -> int:
-    """The rows of the longest export a game can have: a header, a row per player per round of
-    the longest game with the most players, a total row per player; over every ruleset and every
-    combination of its variants (Shanghai with "More players": 1 + 10 x 8 + 8 = 89)."""
-    most = 0
-    for slug in RULESETS:
-        slugs = [v.slug for v in variants_for(slug)]
-        for chosen in itertools.chain.from_iterable(itertools.combinations(slugs, k) for k in range(len(slugs) + 1)):
-            try:
-                rules = find_rules(slug, chosen)
-            except RefereeError:  # variants that exclude each other
-                continue
-            most = max(most, 1 + rules.last_round * rules.max_players + rules.max_players)
-    return most
-
-
-LONG_ROWS = _largest_export()
+# The rows of the longest export a game can have: a header, a row per player per round of the
+# longest game with the most players any ruleset allows (a house ruleset's limits hold every
+# built-in's too), a total row per player: 1 + 20 x 10 + 10 = 211.
+LONG_ROWS = 1 + MAX_ROUNDS * MAX_PLAYERS + MAX_PLAYERS
 
 
 def is_export_header(row: Sequence[Value]) -> bool:
@@ -255,11 +250,24 @@ def is_export_header(row: Sequence[Value]) -> bool:
     return bool(texts) and texts[0] in ROUND_WORDS and len(set(texts[1:]) & set(EXPORT_COLUMNS)) >= 3
 
 
+def _misread(text: str) -> bool:
+    """Whether a spreadsheet would read a text cell as something else: a formula (its first
+    character), a number or a date (a digit first: "1.2.3" is a date to one), a truth value, or
+    a text already marked as text (an apostrophe first)."""
+    return text.startswith((*FORMULA_STARTS, "'")) or text[:1].isdigit() or text.casefold() in ("true", "false")
+
+
+def sheet_text(text: str) -> str:
+    """A text cell as the export writes it, for a spreadsheet to show as typed: an apostrophe
+    before what it would misread (OWASP's advice against CSV injection, and the mark spreadsheets
+    take for "this is text"). ``_name`` reads it back."""
+    return "'" + text if _misread(text) else text
+
+
 def _name(value: Value) -> str:
-    """A name as the export wrote it, read back: the apostrophe it put before a formula's first
-    character taken off."""
+    """A name as the export wrote it (``sheet_text``), read back: its apostrophe taken off."""
     text = clean_name(_text(value))
-    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
+    return text[1:] if text.startswith("'") and _misread(text[1:]) else text
 
 
 Row = tuple[int, Sequence[Value]]  # a sheet's row number and its cells

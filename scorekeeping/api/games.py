@@ -191,6 +191,6 @@ class ImportView(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: NewGameOutput, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
-        with creating(request, refund=False):  # a refused document was checked all the same: it counts
+        with creating(request):  # a refused import makes nothing and counts nothing
             game, token = game_import(document=request.data)
         return created(request, game, token)

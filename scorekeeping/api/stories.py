@@ -28,7 +28,7 @@ from scorekeeping.errors import InvalidInput, NotFound
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
 from scorekeeping.selectors.stories import club_stories, played, server_stories
-from scorekeeping.services.clubs import count_tables
+from scorekeeping.services.clubs import tables_counted
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 from scorekeeping.webkit.errors import ERROR
 from scorekeeping.webkit.serializers import InputSerializer, TextField
@@ -359,16 +359,16 @@ class SheetImportView(APIView):
         content = upload.read(MAX_BYTES + 1)
         if "club" in data:
             club, token = club_organised(request, data["club"])
-            count_tables(club, 1)  # a club's imported table counts as a drawn one, before it is read
-            game, edit = sheet_import(
-                data=content,
-                ruleset=data["ruleset"],
-                variants=data["variants"],
-                club=club,
-                organiser_token=token,
-                date=data.get("date"),
-            )
+            with tables_counted(club, 1):  # a club's imported table counts as a drawn one; a refused one not
+                game, edit = sheet_import(
+                    data=content,
+                    ruleset=data["ruleset"],
+                    variants=data["variants"],
+                    club=club,
+                    organiser_token=token,
+                    date=data.get("date"),
+                )
         else:
-            with creating(request, refund=False):  # a refused sheet was read all the same: it counts
+            with creating(request):  # a refused import makes nothing and counts nothing
                 game, edit = sheet_import(data=content, ruleset=data["ruleset"], variants=data["variants"])
         return created(request, game, edit)

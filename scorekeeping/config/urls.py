@@ -29,9 +29,9 @@ urlpatterns = [
     path("api/", include(referee_urls.api_urlpatterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("referee.urls")),
     path("", include("scorekeeping.api.urls")),
-    path("", include("scorekeeping.web.urls")),
+    path("", include("scorekeeping.web.urls")),  # before the referee's: rules/new/ is the site's
+    path("", include("referee.urls")),
 ]
 
 if settings.ADMIN_ENABLED:

@@ -230,7 +230,7 @@ class Hub:
                     await self._resync()
                     async for note in listener.notifies():
                         game_id, _sep, version = note.payload.partition(" ")
-                        if version.isdigit():
+                        if version.isascii() and version.isdigit():
                             self.publish(game_id, int(version))
             except (psycopg.Error, OSError):
                 log.warning("live: the listening connection dropped; reconnecting in %.1f s", delay)

@@ -17,7 +17,8 @@ import itertools
 import random
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.models import Count
@@ -283,6 +284,18 @@ def _end(tables: Sequence[ClubTable]) -> None:
     """End the tables as they stand: their games take no more writes (``versioning.locked``)."""
     _lock_games(t.game_id for t in tables)
     ClubTable.objects.filter(pk__in=[t.pk for t in tables]).update(ended=True)
+
+
+@contextmanager
+def tables_counted(club: Club, tables: int) -> Iterator[None]:
+    """``count_tables`` for what the block makes: given back if it raises (a sheet refused makes no
+    table, so it counts nothing)."""
+    count_tables(club, tables)
+    try:
+        yield
+    except BaseException:
+        ratelimit.give_back(ratelimit.limit("club_tables"), club.creator_key or f"club:{club.pk}", amount=tables)
+        raise
 
 
 def count_tables(club: Club, tables: int) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from referee.engine import RefereeError
-from referee.engine.sheets import EXPORT_COLUMNS, FORMULA_STARTS  # the format the sheet import reads back
+from referee.engine.sheets import EXPORT_COLUMNS, sheet_text  # the format the sheet import reads back
 from scorekeeping.errors import InvalidInput, ScorekeepingError, flatten_errors
 from scorekeeping.models import Change, Game
 from scorekeeping.selectors import game_get
@@ -59,12 +59,6 @@ def game_document(game: Game) -> dict[str, Any]:
     }
 
 
-def csv_text(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading
-    apostrophe (OWASP's advice against CSV injection)."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
 def game_csv(game: Game) -> str:
     """A row per player per round (the cards left, or none where the points were typed), then a
     total row per player: the sheet import (``referee.engine.sheets``) reads it back as the game."""
@@ -72,7 +66,7 @@ def game_csv(game: Game) -> str:
     writer = csv.writer(out)
     rules = game.rules
     writer.writerow([rules.round_word, *EXPORT_COLUMNS])
-    names = {p.pk: csv_text(p.name) for p in game.players.all()}
+    names = {p.pk: sheet_text(p.name) for p in game.players.all()}
     totals = dict.fromkeys(names, 0)  # by player: "=A" and "'=A" are both written '=A
     for rnd in game.rounds.all():
         for s in rnd.scores.all():

@@ -13,7 +13,7 @@ kilobytes unpack to megabytes of them. openpyxl then reads it with Python's XML 
 entity expansion is refused), in read-only mode: only the first sheet's rows are parsed, and
 no further than row ``MAX_ROWS`` + 1, where the sheet is refused as too long. A sheet whose first
 row is the app's CSV export's (``is_export_header``) may be longer: ``LONG_ROWS`` rows, the
-longest export a game of any ruleset can have (89: Shanghai's ten deals of eight players).
+longest export a game of any ruleset can have (211: twenty rounds of ten players).
 """
 
 from __future__ import annotations
@@ -191,10 +191,12 @@ def _csv(data: bytes) -> tuple[str, list[list[Value]]]:
     if "\x00" in text:
         raise InvalidInput(_("this is no spreadsheet this app can read (XLSX or CSV)"), "file")
     lines = text.splitlines()
-    sample = "\n".join(lines[:5])
-    delimiter = max(";,\t", key=sample.count)
+    # The delimiter splits the first row (the header: names or the export's columns) into the most
+    # cells; names below it may hold any of them ("Ana; Ben's aunt" is one name of a comma sheet).
+    first = next((line for line in lines if line.strip()), "")
     rows: list[list[Value]] = []
     try:
+        delimiter = max(",;\t", key=lambda d: len(next(csv.reader([first], delimiter=d), [])))
         head = next(csv.reader(lines[:1], delimiter=delimiter), [])
         refused = _too_big(len(lines), 0, _most_rows(head))
         if refused:

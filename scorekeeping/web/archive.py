@@ -110,7 +110,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
         error = _("That file is too large for a game export.")
     else:
         try:
-            with creating(request, refund=False):  # a refused document was checked all the same: it counts
+            with creating(request):  # a refused import makes nothing and counts nothing
                 game, token = game_import(document=json.loads(text))
         except json.JSONDecodeError as exc:
             error = _("That is not JSON: {error} at line {line}.").format(error=exc.msg, line=exc.lineno)

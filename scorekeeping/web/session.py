@@ -149,7 +149,7 @@ def night_me(request: HttpRequest, night_id: int) -> tuple[int | None, int]:
 def nights_played(request: HttpRequest) -> list[int]:
     """The club nights this phone said who it is at."""
     mine = request.session.get(_ME, {})
-    return [int(k) for k in mine if k.isdigit()] if isinstance(mine, dict) else []
+    return [int(k) for k in mine if k.isascii() and k.isdigit()] if isinstance(mine, dict) else []
 
 
 def remember_me(request: HttpRequest, night_id: int, member_id: int | None, taken: int = 0) -> None:

@@ -32,7 +32,7 @@ def import_sheet(request: HtmxHttpRequest) -> HttpResponse:
         faults = [_("Choose the sheet's file (XLSX or CSV).")]
     else:
         try:
-            with creating(request, refund=False):  # a refused sheet was read all the same: it counts
+            with creating(request):  # a refused import makes nothing and counts nothing
                 game, token = sheet_import(
                     data=upload.read(MAX_BYTES + 1), ruleset=request.POST.get("ruleset", ""), variants=[]
                 )

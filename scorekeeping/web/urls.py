@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, clubs, games, nights, pwa, recap, room, rounds, sheets, stories, table
+from scorekeeping.web import archive, clubs, games, house, nights, pwa, recap, room, rounds, sheets, stories, table
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -11,6 +11,8 @@ urlpatterns = [
     path("ca.crt", pwa.certificate_authority, name="certificate-authority"),
     path("trust/", pwa.trust, name="trust"),
     path("games/new/", games.game_new, name="game-new"),
+    path("rules/new/", house.house_new, name="house-new"),
+    path("rules/new/preview/", house.house_preview, name="house-preview"),
     path("games/", archive.games, name="games"),
     path("games/import/", archive.import_game, name="game-import"),
     path("games/import/sheet/", sheets.import_sheet, name="game-import-sheet"),

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from referee.rulebook import ruleset_save
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.rulesets import house_rules_save
 
 from .helpers import settled
 
@@ -134,7 +134,9 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         page.get_by_role("button", name=re.compile("Ben")).click()
         expect(page.locator("#me-title")).to_be_visible()  # no sitting drawn: the phone waits here
 
-    house, _created = ruleset_save(document={"name": "Oma's regels", "based_on": "contract", "points": {"JK": 50}})
+    house, _created = house_rules_save(
+        client="test", document={"name": "Oma's regels", "based_on": "contract", "points": {"JK": 50}}
+    )
 
     def house_editor_with_faults() -> None:
         page.goto(base + "/rules/new/")

@@ -196,7 +196,17 @@ def test_rulesets_list_and_detail(client):
         "components": [{"kind": "book", "length": 3}, {"kind": "run", "length": 4}],
         "final": False,
     }
-    assert mexican["penalties"] == {"joker": 20, "wild": 20, "ace": 15, "ten_to_king": 10, "two_to_nine": 5}
+    by_rank = {"A": 15, **{str(r): 5 for r in range(2, 10)}, "10": 10, "J": 10, "Q": 10, "K": 10}
+    assert mexican["penalties"] == {
+        "joker": 20,
+        "wild": 20,
+        "ace": 15,
+        "ten_to_king": 10,
+        "two_to_nine": 5,
+        "by_rank": by_rank,
+    }
+    contract = client.get(reverse("api-ruleset", args=["contract"])).json()["penalties"]
+    assert contract["two_to_nine"] is None and contract["by_rank"]["7"] == 7  # face value
     assert {v["slug"] for v in mexican["variants"]} >= {"wild-swap", "kings-wild", "single-deck"}
     kings = client.get(reverse("api-ruleset", args=["mexican"]), {"variants": "kings-wild"}).json()
     assert {r["wild_rank"] for r in kings["rounds"]} == {"K"}

@@ -99,3 +99,18 @@ def test_faults_are_said_all_at_once_and_cut():
     assert 3 <= len(faults) <= 25 and ("players.min", "must be a whole number from 2 to 10, not a") in faults
     with pytest.raises(DocumentError):
         rules_from_document(["not", "an", "object"], slug="x")
+
+
+@pytest.mark.parametrize(
+    ("deck", "key", "said"),
+    [
+        ([{"players": [-7, 0, 999], "packs": 2, "jokers": 2}], "deck.0.players", "-7 is no number of players here"),
+        ([{"players": [3, 4, 5, 6], "packs": 2, "jokers": 2}], "deck.0.players", "6 is no number of players here"),
+        ([{"players": [n], "packs": 2, "jokers": 2} for n in (3, 4, 5)] * 4, "deck", "must be 1 to 3 decks"),
+        ([{"players": list(range(3, 6)) * 5, "packs": 2, "jokers": 2}], "deck.0.players", "a list of player counts"),
+    ],
+)
+def test_every_deck_entry_and_player_count_is_read_and_bounded(deck, key, said):
+    with pytest.raises(DocumentError) as refused:
+        rules_from_document({"based_on": "contract", "name": "Decks", "deck": deck}, slug="decks")
+    assert any(k == key and said in why for k, why in refused.value.faults), refused.value.faults

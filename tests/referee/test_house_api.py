@@ -173,8 +173,40 @@ def test_saving_is_limited_per_address_and_a_refused_or_repeated_one_is_not_coun
     refused = post(client, {"name": "Three", "based_on": "mexican"})
     assert refused.status_code == 429 and "Retry-After" in refused
     assert "house rulesets" in refused.json()["detail"]
+    again = post(client, {"name": "One", "based_on": "mexican"})  # at the limit: saved before, nothing to write
+    assert again.status_code == 200 and again.json()["name"] == "One"
     assert post(client, {"name": "Four", "based_on": "mexican"}, REMOTE_ADDR="10.0.0.9").status_code == 201
     assert HouseRuleset.objects.count() == 3
+
+
+@pytest.mark.parametrize(("language", "yes"), [("nl", "Ja"), ("es", "Sí")])
+def test_a_house_rulesets_name_is_shown_as_typed_in_every_language(client, language, yes):
+    saved = post(client, {"name": "Yes", "based_on": "mexican"}).json()
+    assert saved["name"] == "Yes"
+    read = client.get(reverse("api-ruleset", args=[saved["slug"]]), headers={"accept-language": language}).json()
+    assert read["name"] == "Yes" and read["document"]["name"] == "Yes"
+    page = client.get(f"/rules/{saved['slug']}/", headers={"accept-language": language}).content.decode()
+    title = page.split("<h1", 1)[1].split("</h1>", 1)[0]
+    assert "Yes" in title and yes not in title  # the page's title is the name as typed
+    builtin = client.get(reverse("api-ruleset", args=["mexican"]), headers={"accept-language": "es"}).json()
+    assert builtin["name"] == "Rummy mexicano"  # a built-in's name is the catalogue's word
+
+
+def test_the_summary_of_points_says_what_the_scorer_does(client):
+    points = {**document_of(find_rules("mexican"))["points"], "2": 2, "3": 3, "10": 10, "J": 11, "Q": 12, "K": 13}
+    body = {"name": "Uneven", "based_on": "mexican", "points": {**points, "wild": None}, "wilds": {"ranks": ["2"]}}
+    saved = post(client, body).json()
+    assert saved["penalties"]["two_to_nine"] is None and saved["penalties"]["ten_to_king"] is None
+    assert saved["penalties"]["by_rank"] == {**{r: points[r] for r in points if r not in ("JK", "wild")}}
+    scored = client.post(
+        reverse("api-referee-score"),
+        {"ruleset": saved["slug"], "round": 1, "cards": "2C 3C JC KC"},
+        content_type="application/json",
+    ).json()
+    by_card = {c["card"]: (c["points"], c["wild"]) for c in scored["cards"]}
+    # 2 is wild in every round (wilds.ranks) and scores as its rank; 3 is round 1's wild rank
+    assert by_card == {"2C": (2, True), "3C": (3, True), "JC": (11, False), "KC": (13, False)}
+    assert scored["points"] == 2 + 3 + 11 + 13
 
 
 def test_an_unknown_slug_is_404_naming_it(client):

@@ -121,15 +121,16 @@ def test_csv_export_has_a_row_per_player_and_round_and_the_totals(played):
     ]
 
 
-def test_csv_totals_are_by_player_when_two_names_are_written_alike(make_game):
-    """Players "=A" and "'=A" are both written '=A (no formula in a spreadsheet): two totals, each its own."""
+def test_csv_marks_a_name_a_spreadsheet_would_misread_and_keeps_them_apart(make_game):
+    """Players "=A" and "'=A" are written '=A and ''=A (no formula in a spreadsheet, the apostrophe
+    itself marked): two names, two totals, each its own, read back as typed."""
     game = make_game(players=["=A", "'=A", "Cy"], first_dealer="=A")
     record(game, 1, "=A", {"'=A": "5C", "Cy": "KC"})
     record(game, 2, "Cy", {"=A": "5C 6C", "'=A": "KC"})
     rows = list(csv.reader(io.StringIO(game_csv(fresh(game)))))
     assert [row for row in rows if row[0] == "total"] == [
         ["total", "", "", "'=A", "", "", "", "", "10", ""],
-        ["total", "", "", "'=A", "", "", "", "", "15", ""],
+        ["total", "", "", "''=A", "", "", "", "", "15", ""],
         ["total", "", "", "Cy", "", "", "", "", "10", ""],
     ]
 

@@ -27,7 +27,8 @@ OPEN_API_WRITES = {"api-games", "api-import", "api-import-sheet", "api-clubs", "
 
 # The pages that write and need no guard's right: a new game and the imports, counted by the limit
 # on new games. (The edit and organiser links are GETs that check the token in their address.)
-OPEN_PAGE_WRITES = {"game-new", "game-import", "game-import-sheet"}
+# Writes anyone may make (each counted by its limit), and the editor's preview (a POST that writes nothing).
+OPEN_PAGE_WRITES = {"game-new", "game-import", "game-import-sheet", "house-new", "house-preview"}
 
 
 def _patterns(urlconf):

@@ -5,9 +5,10 @@ import pytest
 
 from referee.engine import find_rules
 from referee.presentation import keypad
-from referee.rulebook import rules_for, ruleset_save
+from referee.rulebook import rules_for
 from scorekeeping.selectors import game_standings
 from scorekeeping.selectors.stories import played
+from scorekeeping.services.rulesets import house_rules_save
 from scorekeeping.web.presentation import board_rows
 
 from ..helpers import fresh, record
@@ -15,14 +16,15 @@ from ..helpers import fresh, record
 
 @pytest.fixture
 def highest(db):
-    row, _created = ruleset_save(
+    row, _created = house_rules_save(
+        client="test",
         document={
             "name": "Highest wins",
             "based_on": "mexican",
             "lowest_wins": False,
             "wilds": {"ranks": ["2"]},
             "points": {"JK": 50},
-        }
+        },
     )
     return row.slug
 
@@ -53,13 +55,14 @@ def test_the_round_names_every_wild_rank_and_the_keypad_stars_them(make_game, hi
 
 
 def test_without_jokers_the_round_says_so(db):
-    row, _created = ruleset_save(
+    row, _created = house_rules_save(
+        client="test",
         document={
             "name": "No jokers",
             "based_on": "contract",
             "deck": {"packs": 2, "jokers": 0},
             "wilds": {"jokers": False, "ranks": ["2"]},
-        }
+        },
     )
     assert rules_for(row.slug).wild_words(1) == "Twos are wild"
 

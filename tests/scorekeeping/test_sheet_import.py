@@ -194,15 +194,50 @@ def test_a_sheet_made_a_club_game_with_the_organisers_token_and_its_members(clie
     assert client.get(edit).status_code == 302  # the edit link works: the organiser's token made it
 
 
-def test_a_clubs_imported_sheets_count_as_its_drawn_tables_refused_or_not(client, settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "club_tables": (2, 3600)}
+def test_a_clubs_imported_sheets_count_as_its_drawn_tables_a_refused_one_not(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "club_tables": (1, 3600)}
     made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
     body = {"ruleset": "mexican", "club": made["id"]}
     headers = {"X-Club-Token": made["organiser_token"]}
     bad = client.post(URL, {"file": _named(b"Ana,Ben\n=1+1,5\n", "s.csv"), **body}, headers=headers)
-    assert bad.status_code == 400  # a formula: refused, and counted all the same
+    assert bad.status_code == 400  # a formula: refused, and not counted
     good = client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
     assert good.status_code == 201, good.content
     again = client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
     assert again.status_code == 429 and "Too many tables drawn" in again.json()["detail"]
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize("cell", ["²", "①", "٣", "1²", "--5", "+5", "1_000", "５"])
+def test_a_number_cell_of_other_digits_is_named_not_a_server_error(client, cell):
+    """One reader of number cells: ASCII digits only, a minus sign at most; anything else is named."""
+    for kind in ("paper", "export"):
+        if kind == "paper":
+            rows = [row[:] for row in GOOD]
+            rows[2][2] = cell
+            data = csv_bytes(rows)
+        else:
+            head = "round,dealer,wild rank,player,went out,cards,penalty,adjustment,points,buys\n"
+            data = (head + f"1,Ana,3,Ana,yes,,0,0,0,0\n1,Ana,3,Ben,,,{cell},0,{cell},0\n").encode()
+        for sent in (data, xlsx_bytes([line.split(",") for line in data.decode().splitlines()])):
+            answer = upload(client, sent, "s.xlsx" if sent is not data else "s.csv")
+            assert answer.status_code == 400, (kind, answer.content)
+            said = " ".join(answer.json()["errors"]["file"])
+            assert f"{cell!r} is not a number of points" in said, said
+    assert Game.objects.count() == 0
+
+
+def test_a_refused_import_counts_nothing_against_new_games(client, settings):
+    """A sheet or a game's document refused makes no game and uses none of the address's new games,
+    by the API and by the page."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "create": (1, 3600)}
+    bad_sheet = csv_bytes([["Round", "Ana", "Ben"], [1, 0, "²"]])
+    for _ in range(3):
+        assert upload(client, bad_sheet).status_code == 400
+        page = client.post("/games/import/sheet/", {"file": _named(bad_sheet, "s.csv"), "ruleset": "mexican"})
+        assert page.status_code == 422
+        assert client.post("/api/games/import/", {"x": 1}, content_type="application/json").status_code == 400
+        assert client.post("/games/import/", {"document": "{}"}).status_code == 422
+    assert upload(client, csv_bytes(GOOD)).status_code == 201  # the one new game is still there to make
+    assert upload(client, csv_bytes(GOOD)).status_code == 429
     assert Game.objects.count() == 1

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from referee.editor import Editor
 from referee.models import HouseRuleset
+from scorekeeping.web.house import Editor
 from tests.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
@@ -193,3 +193,19 @@ def test_missing_fields_and_unknown_fields(client):
 def test_the_preview_takes_only_post(client):
     assert client.get(PREVIEW).status_code == 405
     assert client.put(NEW).status_code == 405
+
+
+def test_the_editor_and_the_api_save_through_one_door_under_one_limit(client, settings):
+    """The editor's Save and POST /api/rulesets/ count against one limit per address; rules saved
+    before are found again at either door, never counted and never refused."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "rulesets": (2, 3600)}
+    first = client.post(NEW, posted(name="One", op="save"))
+    assert first.status_code == 302
+    api = client.post("/api/rulesets/", {"name": "Two", "based_on": "mexican"}, content_type="application/json")
+    assert api.status_code == 201
+    refused = client.post(NEW, posted(name="Three", op="save"))
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert "house rulesets" in refused.content.decode()
+    again = client.post(NEW, posted(name="One", op="save"))  # at the limit: saved before
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert HouseRuleset.objects.count() == 2

@@ -16,7 +16,7 @@ from django import forms
 from django.forms import formset_factory
 from django.utils.translation import gettext_lazy as _
 
-from .engine.documents import (
+from referee.engine.documents import (
     MAX_DEALT,
     MAX_JOKERS,
     MAX_NAME,
@@ -26,7 +26,7 @@ from .engine.documents import (
     MAX_ROUNDS,
     RANK_KEYS,
 )
-from .forms import WholeNumberField
+from referee.forms import WholeNumberField
 
 MAX_MELDS = 5  # contract melds in a round
 MAX_MELD = 13  # cards in one meld: a whole suit

@@ -1,5 +1,8 @@
 """The house-rules editor (issue 37): a table writes its own rules, starting from a built-in one.
 
+Saved through the one service behind ``POST /api/rulesets/`` too (``services/rulesets.py``): the same
+limit per address, and rules saved before are found again, never counted.
+
 ``/rules/new/`` shows the form (``?from=<slug>``: a built-in or a saved house ruleset) and saves
 it; ``/rules/new/preview/`` answers the page's live preview with the round table (or the faults)
 and every field's fault slot, out of band. Steppers and "+ round" are submit buttons too, so the
@@ -17,13 +20,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeeping.webkit.formdata import form_int
-from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
-
-from .engine import DEFAULT_RULESET, RULESETS, RefereeError, Rules
-from .engine.documents import MAX_ROUNDS, DocumentError, document_of, rules_from_document
-from .forms import WholeNumberField
-from .houseforms import (
+from referee.engine import DEFAULT_RULESET, RULESETS, RefereeError, Rules
+from referee.engine.documents import MAX_ROUNDS, DocumentError, document_of, rules_from_document
+from referee.forms import WholeNumberField
+from referee.rulebook import house_based_on, rules_for
+from scorekeeping import ratelimit
+from scorekeeping.errors import TooManyRequests
+from scorekeeping.services.rulesets import house_rules_save
+from scorekeeping.web.houseforms import (
     FIELD_KEYS,
     MAX_MELDS,
     SECTION_KEYS,
@@ -33,8 +37,8 @@ from .houseforms import (
     initial_of,
     round_keys,
 )
-from .models import HouseRuleset
-from .rulebook import rules_for, ruleset_save
+from scorekeeping.webkit.formdata import form_int
+from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
 TEMPLATE = "referee/house_editor.html"
 PREFIX = "rounds"
@@ -124,10 +128,7 @@ def _starting(slug: str) -> tuple[str, dict[str, Any]]:
 
 
 def _based_on(slug: str) -> str | None:
-    if slug in RULESETS:
-        return slug
-    based = HouseRuleset.objects.filter(slug=slug).values_list("based_on", flat=True).first()
-    return based or None
+    return slug if slug in RULESETS else house_based_on(slug) or None
 
 
 def _write_rounds(data: QueryDict, rounds: list[dict[str, Any]]) -> None:
@@ -285,10 +286,15 @@ def house_new(request: HtmxHttpRequest) -> HttpResponse:
     if editor.faults:
         return render(request, TEMPLATE, editor.context(), status=refused(request, 422))
     try:
-        row, _created = ruleset_save(document=editor.document)
+        row, _created = house_rules_save(document=editor.document, client=ratelimit.client_key(request))
     except DocumentError as exc:
         editor.faults = exc.faults
         return render(request, TEMPLATE, editor.context(), status=refused(request, 422))
+    except TooManyRequests as exc:
+        editor.faults = [("document", exc.message)]
+        response = render(request, TEMPLATE, editor.context(), status=refused(request, 429))
+        response["Retry-After"] = str(exc.retry_after)
+        return response
     return redirect("rules-detail", row.slug)
 
 
