@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 # name it ask for it over https.)
 MIDDLEWARE = [
     "scorekeeping.serve.statics.StaticFilesMiddleware",  # ServeStatic's, its reads kept in memory
+    "scorekeeping.serve.middleware.CompressionMiddleware",  # gzip, but never what carries a secret
     "scorekeeping.serve.middleware.SecureCookiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorekeeping.serve.gate.GameWriteGate",
@@ -96,8 +97,20 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # django-template-partials' loader (which would otherwise put itself here over Django's own),
+            # over the site's templates without their indentation (config/templates.py), then the apps'.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            ["scorekeeping.config.templates.Loader", "django.template.loaders.app_directories.Loader"],
+                        )
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",

@@ -1,11 +1,13 @@
 """Response headers that Django 5.2 does not set itself: a Content-Security-Policy without inline scripts,
-and ``Secure`` on every cookie sent over https."""
+and ``Secure`` on every cookie sent over https; and compression for what carries no secret."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -28,6 +30,23 @@ CSP = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+
+
+COMPRESSED = ("text/html", "image/svg+xml")  # the pages and the charts; static files come compressed already
+
+
+class CompressionMiddleware(GZipMiddleware):
+    """Django's gzip (its BREACH padding included) for the pages and the charts, where they carry
+    no secret: a response marked ``no-store`` (an edit link, a seat's right, a token: docs/web.md)
+    is sent as it is, so that no page a stranger can make reflect text compresses a secret beside
+    it. The API's JSON and the streams are left alone."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if response.streaming or "no-store" in response.get("Cache-Control", ""):
+            return response
+        if not response.get("Content-Type", "").startswith(COMPRESSED):
+            return response
+        return super().process_response(request, response)
 
 
 class SecurityHeadersMiddleware:

@@ -27,6 +27,7 @@ from referee.rulebook import house_based_on, rules_for
 from scorekeeping import ratelimit
 from scorekeeping.errors import TooManyRequests
 from scorekeeping.services.rulesets import house_rules_save
+from scorekeeping.web.house_drafts import draft_changed, draft_keep
 from scorekeeping.web.houseforms import (
     FIELD_KEYS,
     MAX_MELDS,
@@ -298,10 +299,31 @@ def house_new(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("rules-detail", row.slug)
 
 
+MAX_SHOWN = 200  # fault slots a page may say it shows (a 20-round editor has about 300 in all)
+
+
 @require_POST
 def house_preview(request: HtmxHttpRequest) -> HttpResponse:
-    """The live preview: the round table (or the faults), and every field's faults out of band."""
-    context = Editor.posted(request.POST).context()
-    keys = slot_keys(len(context["round_forms"]))
-    context["slots"] = [("fault-" + key.replace(".", "-"), context["placed"].get(key, [])) for key in keys]
+    """The live preview: the round table (or the faults), and out of band the fault slots that
+    change (those with faults now, and those the page says it shows: ``shown``) and the draft's id.
+
+    ``partial=1``: only the fields changed are sent, laid over the draft (``house_drafts``); a draft
+    the session no longer holds is said by the ``house-draft-lost`` event, and the page sends the
+    whole form again. Else the whole form is sent and kept as a new draft."""
+    draft_id = request.POST.get("draft", "")[:20]
+    if request.POST.get("partial") == "1":
+        data = draft_changed(request, draft_id, request.POST)
+        if data is None:
+            return HttpResponse(status=204, headers={"HX-Trigger": "house-draft-lost"})
+    else:
+        data = request.POST
+        draft_id = draft_keep(request, request.POST)
+    context = Editor.posted(data).context()
+    shown = set(request.POST.get("shown", "").split()[:MAX_SHOWN])
+    slots = [
+        ("fault-" + key.replace(".", "-"), context["placed"].get(key, []))
+        for key in slot_keys(len(context["round_forms"]))
+    ]
+    context["slots"] = [(slot, faults) for slot, faults in slots if faults or slot in shown]
+    context["draft"] = draft_id
     return render(request, TEMPLATE + "#preview-response", context)

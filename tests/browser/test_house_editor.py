@@ -39,6 +39,8 @@ def test_changing_round_one_redraws_its_row_in_place_and_saves(live_server, page
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/rules/new/")
     page.evaluate("window.samePage = true")
+    sent = []  # what each preview sent: the first the whole form, then only the fields changed
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/rules/new/preview/") else None)
     dealt = page.locator("#id_rounds-0-dealt")
     plus = page.get_by_role("button", name="One more: Round 1: cards dealt")
     plus.scroll_into_view_if_needed()
@@ -46,9 +48,22 @@ def test_changing_round_one_redraws_its_row_in_place_and_saves(live_server, page
 
     plus.tap()
     expect(page.locator("#preview-round-1 .dealt")).to_have_text("8")
+    expect(page.locator("#house-draft")).not_to_have_value("")
     settled(page)
     assert (box(plus), box(dealt)) == (before, field_before), "the stepper moved under the thumb"
     assert page.evaluate("window.samePage") is True  # redrawn by htmx, no page load
+    plus.tap()
+    expect(page.locator("#preview-round-1 .dealt")).to_have_text("9")
+    assert len(sent) == 2 and "rounds-6-dealt" in sent[0] and len(sent[0]) > 1500
+    assert "rounds-0-dealt=9" in sent[1] and "partial=1" in sent[1] and len(sent[1]) < 300, sent[1]
+    dealt.fill("8")
+    expect(page.locator("#preview-round-1 .dealt")).to_have_text("8")
+    page.evaluate("document.getElementById('house-draft').value = 'lost-draft'")  # as if the session forgot it
+    plus.tap()
+    expect(page.locator("#preview-round-1 .dealt")).to_have_text("9")  # the whole form sent again
+    assert "partial=1" in sent[-2] and "rounds-6-dealt" in sent[-1]
+    dealt.fill("8")
+    expect(page.locator("#preview-round-1 .dealt")).to_have_text("8")
 
     # Too few cards for the contract: said beside round 1 and at the top, and still nothing moves.
     dealt.fill("3")

@@ -72,6 +72,7 @@ HOOKS: dict[str, Hook] = {
     "#player-*": Hook(("new-game",), ("page.js",), "a name (its number names its dealer option)"),
     "#house-editor": Hook(("house-editor",), ("editor.js",), "the house-rules form"),
     "#preview-body": Hook(("house-editor",), ("editor.js",), "the preview's scrolling box"),
+    "#house-draft": Hook(("house-editor",), ("editor.js",), "the draft the server keeps: a preview sends what changed"),
     "#preview-round-*": Hook(("house-editor",), ("editor.js",), "a round of the preview"),
     "data-min": Hook(("house-editor",), ("editor.js",), "a stepper's field: its least"),
     "data-max": Hook(("house-editor",), ("editor.js",), "a stepper's field: its most"),

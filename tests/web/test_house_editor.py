@@ -1,8 +1,11 @@
 """The house-rules editor (issue 37): /rules/new/ and its live preview, by the Django test client."""
 
+import gzip
 import re
+from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from referee.models import HouseRuleset
 from scorekeeping.web.house import Editor
@@ -69,8 +72,42 @@ def test_preview_redraws_the_changed_round(client):
     html = client.post(PREVIEW, posted(rounds__0__dealt="10", players="4"), HTTP_HX_REQUEST="true").content.decode()
     assert row(html, 1) == ["1", "10", "Threes and jokers are wild 2 books of 3+", "67"]
     assert row(html, 2)[:2] == ["2", "8"]
-    assert html.count('hx-swap-oob="true"') > 50  # every field's faults, emptied or filled
+    assert html.count('hx-swap-oob="true"') == 1  # no fault to show or to empty: only the draft's id
     assert "<form" not in html
+
+
+def draft_of(html):
+    return re.search(r'id="house-draft" value="([^"]*)" hx-swap-oob="true"', html)[1]
+
+
+def test_a_change_sends_only_its_field_and_gets_back_only_what_it_changes(client):
+    """The first preview keeps the whole form as a draft; then a stepper tap sends the draft's id and
+    the one field, and the answer holds the preview and only the fault slots that change."""
+    first = client.post(PREVIEW, posted(), HTTP_HX_REQUEST="true").content.decode()
+    draft = draft_of(first)
+    tap = {"draft": draft, "partial": "1", "rounds-0-dealt": "3", "shown": ""}
+    html = client.post(PREVIEW, tap, HTTP_HX_REQUEST="true").content.decode()
+    assert slot(html, "rounds.1") == ["the contract needs 6 cards; a hand holds at most 4"]
+    assert html.count('class="fault-slot"') == 1 and draft_of(html) == draft
+    fixed = {"draft": draft, "partial": "1", "rounds-0-dealt": "8", "shown": "fault-rounds-1"}
+    html = client.post(PREVIEW, fixed, HTTP_HX_REQUEST="true").content.decode()
+    assert slot(html, "rounds.1") == [] and html.count('class="fault-slot"') == 1  # emptied, the one shown
+    assert row(html, 1)[:2] == ["1", "8"]
+    assert len(html.encode()) < 6_000
+    other = {"draft": draft, "partial": "1", "players_max": "5", "shown": ""}
+    html = client.post(PREVIEW, other, HTTP_HX_REQUEST="true").content.decode()
+    assert row(html, 1)[:2] == ["1", "8"]  # the draft keeps every change before
+
+
+def test_a_lost_draft_is_said_and_a_stranger_keeps_nothing_but_the_forms_fields(client):
+    lost = client.post(PREVIEW, {"draft": "nothing", "partial": "1", "name": "X"}, HTTP_HX_REQUEST="true")
+    assert lost.status_code == 204 and lost["HX-Trigger"] == "house-draft-lost"
+    first = client.post(PREVIEW, {**posted(), "evil": "x" * 10_000}, HTTP_HX_REQUEST="true").content.decode()
+    draft = client.session["house_drafts"][draft_of(first)]
+    assert "evil" not in draft and all(len(v) <= 80 for v in draft.values())
+    for _ in range(6):
+        client.post(PREVIEW, posted(), HTTP_HX_REQUEST="true")
+    assert len(client.session["house_drafts"]) == 4
 
 
 def test_preview_of_an_impossible_document_shows_its_faults_instead(client):
@@ -209,3 +246,26 @@ def test_the_editor_and_the_api_save_through_one_door_under_one_limit(client, se
     again = client.post(NEW, posted(name="One", op="save"))  # at the limit: saved before
     assert again.status_code == 302 and again["Location"] == first["Location"]
     assert HouseRuleset.objects.count() == 2
+
+
+def test_a_phone_downloads_the_editor_of_any_ruleset_in_under_80_kb(client):
+    """The largest editor a ruleset can make (twenty rounds of five melds, ten players), as a phone
+    gets it: the page compressed, and each script and style sheet as the production storage keeps
+    it compressed (ServeStatic's gzip; this counts gzip at level 9, no brotli)."""
+    from scorekeeping.services.rulesets import house_rules_save
+
+    melds = [{"meld": "book", "size": 3}] * 2 + [{"meld": "run", "size": 4}] * 3
+    rounds = [{"dealt": 20, "contract": melds, "wild_rank": "2", "final": False}] * 20
+    document = {"name": "Twenty rounds", "based_on": "contract", "rounds": rounds, "table": {"buys": {"limit": 10}}}
+    house, _created = house_rules_save(document=document, client="test")
+    answer = client.get(NEW, {"from": house.slug}, HTTP_ACCEPT_ENCODING="gzip")
+    assert answer.status_code == 200 and answer["Content-Encoding"] == "gzip"
+    html = gzip.decompress(answer.content).decode()
+    assert html.count('name="rounds-19-dealt"') == 1  # all twenty rounds are drawn
+    assets = re.findall(r'<(?:script|link)[^>]+(?:src|href)="(/static/[^"]+\.(?:js|css))"', html)
+    assert any(a.endswith("editor.js") for a in assets) and any(a.endswith(".css") for a in assets)
+    sizes = {
+        path: len(gzip.compress(Path(finders.find(path.removeprefix("/static/"))).read_bytes(), 9)) for path in assets
+    }
+    total = len(answer.content) + sum(sizes.values())
+    assert total < 80_000, (len(answer.content), sizes)
