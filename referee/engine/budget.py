@@ -9,8 +9,8 @@ they try a candidate. When it runs out the search stops with ``TooManyWays`` and
 answers in words what the player can do instead (``checks.undecided``): never a verdict it did
 not reach.
 
-A step is one candidate tried, about a microsecond of work or less on this machine; the budget
-is sized by ``manage.py bench --worst``, which hill-climbs over house documents and hands for the
+A step is one candidate tried, weighed by what it looks at (a microsecond or two of work on this
+machine); the budget is sized by ``manage.py bench --worst``, which hill-climbs over house documents and hands for the
 slowest check and solve (docs/performance.md), so that a request that spends it all still
 answers within the referee's promise of a few milliseconds.
 """
@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# The most steps one check or solve may take. Measured with ``manage.py bench --worst``: the
-# slowest step the adversarial search found costs about 0.4 µs, so a budget spent to the end
-# answers in well under 10 ms (docs/performance.md).
-MAX_STEPS = 10_000
+# The most steps one check or solve may take. Measured with ``manage.py bench --worst``: a budget
+# spent to the end by the slowest cases its adversarial search found takes 5 to 12 ms here (a step
+# 1 to 2 µs), while every built-in ruleset's worst hand is decided within half of it
+# (docs/performance.md).
+MAX_STEPS = 6_000
 
 
 class TooManyWays(Exception):

@@ -222,7 +222,7 @@ class Identity:
     def of(cls, card: Card) -> Identity:
         if card.rank is None:
             raise ValueError(_("a joker has no identity of its own"))
-        return _identity_of(card.rank, card.suit)
+        return identity_of(card.rank, card.suit)
 
     @property
     def name(self) -> str:
@@ -302,7 +302,7 @@ def _parse_each(cards: str | Sequence[str], parse: Callable[[str], T]) -> list[T
 
 
 @functools.cache
-def _identity_of(rank: int, suit: Suit | None) -> Identity:
+def identity_of(rank: int, suit: Suit | None) -> Identity:
     """The 52 identities a card can have, made once: every reading of a meld asks."""
     return Identity(rank, suit)
 

@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from .budget import Budget
-from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit, format_cards, rank_name, rank_plural
+from .cards import ACE, RANKS, SUITS, Card, Identity, Played, Suit, format_cards, identity_of, rank_name, rank_plural
 from .i18n import _, ngettext
 from .rules import AceMode, BookPolicy, Kind, NaturalPolicy, Rules, RunPolicy, WildPolicy
 from .words import names_and
@@ -252,17 +252,16 @@ def _book_readings(
     readings: list[Reading] = []
     reasons = [] if reasons is None else reasons
     budget.take(len(candidates) * len(cards))  # each candidate rank places every card
+    # What each card is whatever the rank: a natural (or a wild pinned to itself), or a wild.
+    fixed = [not wilds(p.card) or _is_self(p, wilds) for p in cards]
     for rank in candidates:
         placed: list[Placed] = []
+        stands_for = identity_of(rank, None)
         for i, p in enumerate(cards):
-            if (
-                not wilds(p.card)
-                or (p.declared is None and p.card.rank == rank and wilds.natural)
-                or _is_self(p, wilds)
-            ):
+            if fixed[i] or (p.declared is None and p.card.rank == rank and wilds.natural):
                 placed.append(Placed(p.card, Identity.of(p.card), wild=False, given=i))
             elif p.declared is None:
-                placed.append(Placed(p.card, Identity(rank), wild=True, given=i))
+                placed.append(Placed(p.card, stands_for, wild=True, given=i))
             elif p.declared.rank == rank:
                 placed.append(Placed(p.card, p.declared, wild=True, given=i))
             else:
@@ -659,8 +658,9 @@ def limit_reasons(reading: Reading, shapes: Shapes) -> list[str]:
 def most_natural(readings: list[Reading]) -> list[Reading]:
     if len(readings) < 2:
         return readings
-    fewest = min(len(r.wilds) for r in readings)
-    return [r for r in readings if len(r.wilds) == fewest]
+    wild = [sum(p.wild for p in r.cards) for r in readings]
+    fewest = min(wild)
+    return [r for r, n in zip(readings, wild, strict=True) if n == fewest]
 
 
 def runs_join(a: Reading, b: Reading, *, around: bool = False) -> bool:

@@ -59,7 +59,7 @@ from .checks import (
     undecided,
 )
 from .i18n import _
-from .melds import HIGH_ACE, MAX_RUN, Wilds, ends_meet, fits, identity_at, run_starts
+from .melds import HIGH_ACE, MAX_RUN, Reading, Wilds, ends_meet, fits, identity_at, run_starts
 from .rules import AceMode, Component, Kind, Rules
 from .scoring import card_points
 
@@ -156,13 +156,18 @@ def _windows(length: int, ace: AceMode = AceMode.EITHER) -> tuple[Window, ...]:
     return tuple((suit, start, start + length - 1) for suit in SUITS for start in run_starts(length, ace))
 
 
-def _window_steps(length: int) -> int:
-    """What trying a window for a run costs, in steps: its places are counted (a quarter step each)."""
-    return 1 + length // 4
+def _window_steps(length: int, limits: _Limits | None) -> int:
+    """What trying a window for a run costs, in steps: one, and where the table limits wilds, its
+    places counted against them (half a step each)."""
+    return 1 + length // 2 if limits is not None and limits.active else 1
 
 
 def _joins(a: Window, b: Window, around: bool = False) -> bool:
-    return a[0] is b[0] and ends_meet(a[1], a[2], b[1], b[2], around=around)
+    if a[0] is not b[0]:
+        return False
+    if a[2] + 1 == b[1] or b[2] + 1 == a[1]:  # the plain case first: asked for every window tried
+        return True
+    return around and ends_meet(a[1], a[2], b[1], b[2], around=True)
 
 
 def _book_deficit(
@@ -223,6 +228,7 @@ def _limited_books(
     held = {rank: len(counts) if distinct else sum(counts.values()) for rank, counts in suits_of.items()}
     ranks = [r for r in sorted(suits_of, reverse=True) if held[r] >= min(need)]
     every = (1 << len(books)) - 1
+    budget.take(len(naturals) + 4 * every)  # the ranks' naturals counted, each set of books' needs summed
     members = [[i for i in range(len(books)) if group >> i & 1] for group in range(every + 1)]
     need_of = [sum(need[i] for i in group) for group in members]
     length_of = [sum(books[i].length for i in group) for group in members]
@@ -235,6 +241,7 @@ def _limited_books(
         key = (tuple(sorted(suits_of[rank].values())), group)  # suits are alike to a book of distinct suits
         if key not in values:
             them = members[group]
+            budget.take(SHARE_STEPS * len(them))  # the books' naturals shared out, suit by suit
             shared = _share(suits_of, [books[i] for i in them], [need[i] for i in them], [rank] * len(them), True)
             values[key] = None if shared is None else length_of[group] - shared[0]
         return values[key]
@@ -243,7 +250,8 @@ def _limited_books(
     best: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {0: (0, ())}
     total = length_of[every]
     for rank in ranks:
-        budget.take(every + sum(1 << bin(every & ~placed).count("1") for placed in best))
+        # each (set placed, books the rank takes) is a look-up and an addition: four to a step
+        budget.take((every + sum(1 << bin(every & ~placed).count("1") for placed in best)) // 4 + 1)
         took = [value(rank, group) for group in range(every + 1)]
         grown = dict(best)
         for placed, (taken, plan) in best.items():
@@ -266,11 +274,15 @@ def _limited_books(
     takes: list[list[Suit]] = [[] for _ in books]
     for rank, group in best[every][1]:
         them = members[group]
+        budget.take(SHARE_STEPS * len(them))
         shared = _share(suits_of, [books[i] for i in them], [need[i] for i in them], [rank] * len(them), distinct)
         assert shared is not None
         for i, suits in zip(them, shared[1], strict=True):
             book_ranks[i], takes[i] = rank, suits
     return sum(b.length for b in books) - best[every][0], (book_ranks, takes, None)
+
+
+SHARE_STEPS = 12  # what sharing one book's naturals out costs (``_share``), in steps
 
 
 def _one_book(naturals: Counter[tuple[int, Suit]], length: int, least: int, distinct: bool) -> tuple[int, _Plan] | None:
@@ -393,9 +405,10 @@ def _open_search(s: _Search, budget: Budget) -> tuple[list[Window], _Plan] | Non
     book_floor = books_first[0]
     run_floor = [0]  # the wilds each later run needs at least: the first run's is never asked
     for lengths in s.run_lengths[1:]:
-        budget.take(sum(len(_windows(ln, s.ace)) * _window_steps(ln) for ln in lengths))
+        budget.take(sum(len(_windows(ln, s.ace)) * _window_steps(ln, limits) for ln in lengths))
+        gaps = _Gaps(s.naturals)
         deficits = [
-            _deficit(s.naturals, w)
+            gaps(w)
             for ln in lengths
             for w in _windows(ln, s.ace)
             if limits is None or not limits.active or limits.window_ok(s.naturals, w, limits.own)
@@ -429,8 +442,9 @@ def _open_search(s: _Search, budget: Budget) -> tuple[list[Window], _Plan] | Non
         candidates: list[tuple[int, int, Window, tuple[tuple[int, Suit], ...]]] = []
         seen: set[tuple[tuple[tuple[int, Suit], ...], int, tuple[tuple[int, Suit], ...]]] = set()
         windows = [w for ln in s.run_lengths[i] for w in _windows(ln, s.ace)]
-        budget.take(sum(len(_windows(ln, s.ace)) * _window_steps(ln) for ln in s.run_lengths[i]))
+        budget.take(sum(len(_windows(ln, s.ace)) * _window_steps(ln, limits) for ln in s.run_lengths[i]))
         suits_held = {suit for (_rank, suit), count in pool.items() if count > 0}
+        gaps = _Gaps(pool)
         for index, window in enumerate(windows):
             if window[2] - window[1] + 1 > spare and window[0] not in suits_held:
                 continue  # a suit with no card left needs a wild in every place
@@ -438,7 +452,7 @@ def _open_search(s: _Search, budget: Budget) -> tuple[list[Window], _Plan] | Non
                 continue
             if not s.joins_allowed and any(_joins(window, c, around) for c in chosen):
                 continue
-            deficit = _deficit(pool, window)
+            deficit = gaps(window)
             if deficit > spare:
                 continue
             if (
@@ -472,10 +486,29 @@ def _open_search(s: _Search, budget: Budget) -> tuple[list[Window], _Plan] | Non
     return dfs(0, s.naturals.copy(), 0, [], 0, limits.own if limits is not None else Counter())
 
 
-def _deficit(pool: Counter[tuple[int, Suit]], window: Window) -> int:
-    """Places of the window the pool cannot fill: each needs a wild."""
-    get = pool.get
-    return sum(1 for ident in _positions(window) if get(ident, 0) <= 0)
+MAX_POSITION = HIGH_ACE + MAX_RUN - 1  # the last place a window may reach (round the corner: 26)
+
+
+class _Gaps:
+    """What each window of a pool lacks, in one subtraction: per suit, how many of the places up to
+    each position the pool cannot fill (a window's deficit is the difference at its two ends).
+    Made once per node of the search, where every window of every length is asked."""
+
+    __slots__ = ("_before",)
+
+    def __init__(self, pool: Counter[tuple[int, Suit]]) -> None:
+        get = pool.get
+        self._before: dict[Suit, list[int]] = {}
+        for suit in SUITS:
+            counted, total = [0], 0
+            for position in range(1, MAX_POSITION + 1):
+                total += get(((position - 1) % 13 + 1, suit), 0) <= 0
+                counted.append(total)
+            self._before[suit] = counted
+
+    def __call__(self, window: Window) -> int:
+        before = self._before[window[0]]
+        return before[window[2]] - before[window[1] - 1]
 
 
 def _split(rules: Rules, number: int, hand: Sequence[Card]) -> tuple[Counter[tuple[int, Suit]], list[Card], list[Card]]:
@@ -633,8 +666,8 @@ def solve_open(
         if verdict.legal and not rules.exact_opening:
             # more of the hand laid where it fits, if the checker still takes the whole and the
             # budget lasts: the opening found stands either way
+            longer, left = _extend(rules, number, melds, list(unused), work)
             try:
-                longer, left = _extend(rules, number, melds, list(unused), work)
                 fuller = check_layout(rules, number, longer, final=False, players=players, buys=buys, budget=work)
             except TooManyWays:
                 return unused, verdict
@@ -709,21 +742,52 @@ def _remove(hand: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 def _extend(
     rules: Rules, number: int, melds: list[list[Played]], unused: list[Card], budget: Budget
 ) -> tuple[list[list[Played]], list[Card]]:
-    """Lay down more of the hand where it fits, dearest cards first, keeping one to discard."""
+    """Lay down more of the hand where it fits, dearest cards first, keeping one to discard. A card
+    is read onto a meld only where it could go (a wild; the book's rank; the run's suit, at or
+    beside the ranks it spans): a hand of a hundred cards asks few readings. A nicety, not the
+    answer: it takes at most ``EXTEND_SHARE`` of what is left of the budget, and when that is
+    spent the melds stay as lengthened so far."""
     wild = Wilds.of(rules, number)
     keep = 1 if rules.going_out_discard else 0  # the card kept to discard
     melds = [list(m) for m in melds]
-    kinds = [(fits(m, wild, Kind.RUN, budget) and Kind.RUN) or Kind.BOOK for m in melds]
-    for card in sorted(unused, key=lambda c: -card_points(rules, number, c)):
-        if len(unused) <= keep:
-            break
-        for m, kind in zip(melds, kinds, strict=True):
-            got = fits([*m, Played(card)], wild, kind, budget)
-            if got:
-                m[:] = [p.as_played(wild) for p in got[0].cards]
-                unused.remove(card)
+    share = Budget(left=int(budget.left * EXTEND_SHARE))
+    try:
+        readings: list[Reading | None] = []
+        for m in melds:
+            found = fits(m, wild, Kind.RUN, share) or fits(m, wild, Kind.BOOK, share)
+            readings.append(found[0] if found else None)
+        for card in sorted(unused, key=lambda c: -card_points(rules, number, c)):
+            if len(unused) <= keep:
                 break
+            share.take(len(melds))
+            for j, m in enumerate(melds):
+                reading = readings[j]
+                if reading is None or not _may_take(reading, card, wild):
+                    continue
+                got = fits([*m, Played(card)], wild, reading.kind, share)
+                if got:
+                    readings[j] = got[0]
+                    m[:] = [p.as_played(wild) for p in got[0].cards]
+                    unused.remove(card)
+                    break
+    except TooManyWays:
+        pass
+    budget.take(min(share.taken, budget.left))  # the share's work, charged to the one budget
     return melds, unused
+
+
+def _may_take(reading: Reading, card: Card, wild: Wilds) -> bool:
+    """Whether ``card`` could be read onto the meld read so (a necessary test, not a sufficient one)."""
+    if wild(card):
+        return True
+    if reading.kind is Kind.BOOK:
+        return card.rank == reading.rank
+    if card.suit is not reading.suit:
+        return False
+    return any(identity_at(p, reading.suit).rank == card.rank for p in range(max(1, reading.low - 1), reading.high + 2))
+
+
+EXTEND_SHARE = 0.25  # of the budget left, what lengthening an opening found may take
 
 
 def _keep_note(rules: Rules, number: int, unused: list[Card]) -> tuple[str, ...]:
@@ -755,6 +819,8 @@ def solve_go_out(
     if any(c.kind is Kind.BOOK for c in rnd.contract):
         return _go_out_with_books(rules, number, hand, players, buys, budget)
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
+    if len(hand) > MAX_RUN * len(rnd.contract):  # refused by counting: no run holds more than 13
+        return _cannot_go_out(rules, number, len(hand))
     work = budget if budget is not None else Budget()
     search = _GoOut(naturals, [c.length for c in rnd.contract], len(hand), rules.runs_may_join, rules.runs.ace, work)
     if _house(rules, number):
@@ -777,12 +843,16 @@ def solve_go_out(
         )
         return undecided(Action.GO_OUT, message.format(n=len(hand), contract=contract))
     if found is None:
-        message = _("these {n} cards cannot all be laid in {contract}")
-        return illegal(Action.GO_OUT, [message.format(n=len(hand), contract=contract)])
+        return _cannot_go_out(rules, number, len(hand))
     melds = _build(rules, number, found, ([], None, None), [], natural_cards, wild_cards, place_all=True)
     verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys, budget=Budget())
     assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
     return verdict
+
+
+def _cannot_go_out(rules: Rules, number: int, n: int) -> Verdict:
+    message = _("these {n} cards cannot all be laid in {contract}")
+    return illegal(Action.GO_OUT, [message.format(n=n, contract=rules.contract_words(number, final_note=False))])
 
 
 def _go_out_with_books(
@@ -795,6 +865,14 @@ def _go_out_with_books(
     naturals, natural_cards, wild_cards = _split(rules, number, hand)
     books = [c for c in rnd.contract if c.kind is Kind.BOOK]
     runs = sorted((c for c in rnd.contract if c.kind is Kind.RUN), key=lambda c: c.length)
+    # Refused by counting: the runs hold at most 13 natural cards each, the books the natural
+    # cards of as many ranks as there are books (of distinct suits, four cards a book in all).
+    by_rank = sorted(Counter(r for (r, _suit), c in naturals.items() for _ in range(c)).values(), reverse=True)
+    in_books = 4 * len(books) if rules.books.distinct_suits else sum(by_rank[: len(books)])
+    if len(natural_cards) > MAX_RUN * len(runs) + in_books or (
+        rules.books.distinct_suits and len(hand) > MAX_RUN * len(runs) + 4 * len(books)
+    ):
+        return _cannot_go_out(rules, number, len(hand))
     work = budget if budget is not None else Budget()
     refused = False
 
@@ -831,8 +909,7 @@ def _go_out_with_books(
         )
         return undecided(Action.GO_OUT, message.format(n=len(hand), contract=contract))
     if found is None:
-        message = _("these {n} cards cannot all be laid in {contract}")
-        return illegal(Action.GO_OUT, [message.format(n=len(hand), contract=contract)])
+        return _cannot_go_out(rules, number, len(hand))
     melds = _build(rules, number, found[0], found[1], books, natural_cards, wild_cards, place_all=True)
     verdict = check_layout(rules, number, melds, final=True, players=players, buys=buys, budget=Budget())
     assert verdict.legal, f"solver produced an illegal go-out: {verdict.reasons}"
@@ -862,7 +939,8 @@ class _GoOut:
     accept: Callable[[list[Window]], bool] | None = None
     untried: bool = False  # a layout may have been left out (see solve_go_out): "cannot" is not said
     _covers: dict[tuple[Suit, tuple[int, ...]], tuple[Window, ...] | None] = field(default_factory=dict)
-    _least: dict[tuple[Suit, tuple[int, ...]], int | None] = field(default_factory=dict)
+    _least: dict[tuple[Suit, tuple[int, ...]], tuple[int | None, int]] = field(default_factory=dict)
+    _held: dict[Suit | None, int] = field(default_factory=dict)
 
     @property
     def bounds(self) -> tuple[int, int]:
@@ -896,7 +974,7 @@ class _GoOut:
         k = len(mins)
 
         def give(j: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-            self.budget.take()
+            self.budget.take(2)
             if j == k:
                 yield chosen
                 return
@@ -912,6 +990,7 @@ class _GoOut:
         self, mins: list[int], assigned: tuple[int, ...], held: list[Suit], spare: Suit | None
     ) -> Iterator[list[Window]]:
         """Placements of every run for this grouping whose lengths make the hand's size, in the order of ``mins``."""
+        self.budget.take(2 * len(mins))
         pairs = list(zip(mins, assigned, strict=True))
         groups = [(suit, tuple(m for m, a in pairs if a == t)) for t, suit in enumerate(held)]
         free = tuple(m for m, a in pairs if a == len(held))
@@ -931,14 +1010,19 @@ class _GoOut:
             rest_high = sum(highs[g + 1 :]) + MAX_RUN * len(free)
             suit, group = groups[g]
             for total in range(max(lows[g], left - rest_high), min(highs[g], left - rest_low) + 1):
-                self.budget.take(1 + len(group))
+                self.budget.take(2 * (1 + len(group)))
                 for windows in self._placements(suit, group, total):
                     yield from choose(g + 1, left - total, [*chosen, windows])
 
         return choose(0, self.total, [])
 
     def _held_in(self, suit: Suit) -> int:
-        return sum(c for (_r, s), c in self.naturals.items() if s is suit and c > 0)
+        """The natural cards of ``suit`` in the hand (counted once)."""
+        if not self._held:
+            for (_rank, of), count in self.naturals.items():
+                self._held[of] = self._held.get(of, 0) + max(count, 0)
+            self._held.setdefault(None, 0)  # counted: even a hand of no natural
+        return self._held.get(suit, 0)
 
     def _spare_windows(self, free: tuple[int, ...], total: int, spare: Suit | None) -> list[Window]:
         """All-wild runs in a suit no natural is of, overlapping at their low end: they never join."""
@@ -960,11 +1044,8 @@ class _GoOut:
         no run is hemmed in by one it would join), else every set of lengths of that total. Where
         the table's checker has the last word (``accept``), every set of lengths is offered."""
         if self.accept is None:
-            key = (suit, group)
-            if key not in self._least:
-                self._least[key] = self._least_total(suit, group)
-            least = self._least[key]
-            if least is None or total < least:
+            least = self._least_total(suit, group, total)
+            if least is None:
                 return
             grown = self._lengthened(next(self._covering(suit, group, least)), total - least)
             if grown is not None:
@@ -972,11 +1053,20 @@ class _GoOut:
                 return
         yield from self._covering(suit, group, total)
 
-    def _least_total(self, suit: Suit, group: tuple[int, ...]) -> int | None:
-        for total in range(max(sum(group), self._held_in(suit)), MAX_RUN * len(group) + 1):
+    def _least_total(self, suit: Suit, group: tuple[int, ...], most: int) -> int | None:
+        """The fewest cards ``group``'s runs in ``suit`` hold its natural cards with, if no more than
+        ``most``: totals are tried upward, each once (what was tried is remembered, up to where)."""
+        key = (suit, group)
+        found, tried = self._least.get(key, (None, max(sum(group), self._held_in(suit)) - 1))
+        if found is not None:
+            return found if found <= most else None
+        for total in range(tried + 1, min(most, MAX_RUN * len(group)) + 1):
             self.budget.take()
             if next(self._covering(suit, group, total), None) is not None:
+                self._least[key] = (total, total)
                 return total
+            tried = total
+        self._least[key] = (None, tried)
         return None
 
     def _lengthened(self, windows: tuple[Window, ...], extra: int) -> tuple[Window, ...] | None:
