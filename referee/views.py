@@ -30,6 +30,7 @@ from .engine import (
     variants_for,
 )
 from .engine.cards import Card
+from .engine.summary import GENERAL, differences, rule_lines
 from .forms import HAND, RefereeForm, RulesForm, cleaned
 from .keypad import press, pressed
 from .presentation import chips, keypad, penalty_rows
@@ -299,6 +300,15 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "referee/rules_index.html", {"rulesets": [rules_data(r) for r in RULESETS.values()]})
 
 
+def _base_rules(slug: str, variants: list[str]) -> Rules:
+    """The built-in a house ruleset is based on, with the variants the page plays it with (the ones
+    the built-in knows)."""
+    try:
+        return rules_for(slug, variants)
+    except RefereeError:
+        return rules_for(slug)
+
+
 @require_safe
 def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A ruleset's tables, a built-in's or a table's house rules alike; a house ruleset also says what
@@ -319,15 +329,19 @@ def rules_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     same_deck = len({(d["packs"], d["jokers"]) for d in data["decks"]}) == 1
     # What is wild is said once where it never changes, else in a column of the rank alone.
     table = [rules.in_words(n) for n in range(1, rules.last_round + 1)]
+    base = _base_rules(based, variants) if based else None
     context = {
         "rules": data,
         "engine_rules": rules,
+        # Every rule in a sentence (the engine's words), and a house ruleset's changes from its base.
+        "in_short": [line.text for line in rule_lines(rules) if line.key in GENERAL],
+        "changes": differences(base, rules) if base is not None else [],
         "same_deck": same_deck,
         "table": table,
         "wild_column": len({r.wilds for r in table}) > 1,
         "points": penalty_rows(data["document"]["points"]),
         "house": is_house(slug),
-        "based_on": rules_for(based).display_name if based else "",
+        "based_on": base.display_name if base is not None else "",
         "share_url": request.build_absolute_uri(request.path),
         "ruleset_query": urlencode({"ruleset": slug}),
     }
