@@ -32,12 +32,20 @@ PALETTE: tuple[Colour, ...] = (
     Colour("green", _("Green"), "#117446", "#1dc978"),
     Colour("pink", _("Pink"), "#82365d", "#bd61a3"),
     Colour("gold", _("Gold"), "#996b00", "#dfbf20"),
-    Colour("slate", _("Slate"), "#68768d", "#bbc4c9"),
+    Colour("indigo", _("Indigo"), "#1f2a99", "#9ea1ff"),
     Colour("purple", _("Purple"), "#874ba5", "#c690da"),
-    Colour("brown", _("Brown"), "#ac5953", "#a57664"),
+    Colour("brown", _("Brown"), "#ac5953", "#a47850"),
 )
 KEYS: tuple[str, ...] = tuple(c.key for c in PALETTE)
 BY_KEY = {c.key: c for c in PALETTE}
+# Colours renamed since: a game exported before reads as its players saw it (the sixth colour was a
+# grey-blue "slate", hardly a colour in dark rooms: issue 49).
+RENAMED = {"slate": "indigo"}
+
+
+def current_key(key: str) -> str:
+    """A colour's key as it is named now (an older page or an export may name a renamed one)."""
+    return RENAMED.get(key, key)
 CHOICES = [(c.key, c.name) for c in PALETTE]
 
 

@@ -74,7 +74,7 @@ class GamesView(APIView):
             help_text="Draw for the deal: each player's card; the highest (aces high) deals.",
         )
         colours = serializers.ListField(
-            child=serializers.ChoiceField(choices=palette.KEYS),
+            child=serializers.ChoiceField(choices=[*palette.KEYS, *palette.RENAMED]),  # a renamed one read as now
             max_length=20,
             required=False,
             default=None,

@@ -68,7 +68,8 @@ def _colours(colours: Sequence[object] | None, names: list[str]) -> list[str]:
     if len(colours) != len(names):
         message = _("colours: one colour per player ({n}), not {given}")
         raise InvalidInput(message.format(n=len(names), given=len(colours)), "colours")
-    chosen = [c if isinstance(c, str) and c in palette.BY_KEY else "" for c in colours]
+    given = [palette.current_key(c) if isinstance(c, str) else c for c in colours]
+    chosen = [c if isinstance(c, str) and c in palette.BY_KEY else "" for c in given]
     for i, colour in enumerate(chosen):
         if not colour:
             message = _("{name}: the colour must be one of {keys}")

@@ -57,7 +57,7 @@ class NewGameState:
         players = values.get("player") or ["", ""]
         draws = values.get("draw") or []
         # No colour posted (an older page, a script): the palette in seat order, as the service gives.
-        colours = values.get("colour") or palette.in_seat_order(len(players))
+        colours = [palette.current_key(c) for c in values.get("colour") or []] or palette.in_seat_order(len(players))
         return cls(
             ruleset=ruleset,
             variants=variants,

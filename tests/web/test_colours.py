@@ -85,6 +85,32 @@ def test_the_shades_stay_apart_for_every_sight(scheme, sight):
                 assert distance >= least, (a, b, round(distance, 1))
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("colour", colours.PALETTE, ids=lambda c: c.key)
+def test_every_shade_is_a_colour_not_a_grey(scheme, colour):
+    """Finding (issue 49): in dark mode the sixth player's colour was a grey (#bbc4c9, chroma 6):
+    her row, button and chart line read as no one's. Each shade has a CIELAB chroma of 30 or more."""
+    _lightness, a, b = seen(getattr(colour, scheme), "normal")
+    assert (a * a + b * b) ** 0.5 >= 30, (colour.key, scheme)
+
+
+@pytest.mark.django_db
+def test_a_colour_renamed_is_read_under_its_new_name():
+    """Slate became indigo: a game played again, or an import, naming the old key gets the new."""
+    game, _token = game_create(
+        ruleset="mexican", variants=[], players=["Ana", "Ben"], first_dealer="Ana", colours=["slate", "blue"]
+    )
+    assert [p.colour for p in game.players.all()] == ["indigo", "blue"]
+
+
+@pytest.mark.django_db
+def test_the_api_reads_a_renamed_colour_as_the_service_does(client):
+    body = {"players": ["Ana", "Ben"], "colours": ["slate", "blue"]}
+    answer = client.post("/api/games/", body, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    assert [p["colour"] for p in answer.json()["players"]] == ["indigo", "blue"]
+
+
 def test_seats_take_the_palette_in_order_and_a_wish_where_it_is_free():
     assert colours.in_seat_order(3) == ["blue", "red", "green"]
     assert colours.in_seat_order(3, ["green", "green", None]) == ["green", "blue", "red"]

@@ -107,8 +107,11 @@ def test_the_names_this_phone_played_with_come_as_chips_but_not_those_seated(cli
 
 
 def test_colours_move_with_their_player_and_are_kept_for_the_game(client):
-    html = form(client, player=["Ana", "Ben", "Cy"], colour=["gold", "pink", "slate"], op="up-2")
-    assert seats(html) == ["Ana", "Cy", "Ben"] and chosen_colours(html) == ["gold", "slate", "pink"]
+    html = form(client, player=["Ana", "Ben", "Cy"], colour=["gold", "pink", "indigo"], op="up-2")
+    assert seats(html) == ["Ana", "Cy", "Ben"] and chosen_colours(html) == ["gold", "indigo", "pink"]
+    # A page drawn before slate became indigo posts the old name: it is read as the new.
+    html = form(client, player=["Ana", "Ben"], colour=["slate", "pink"], op="variant")
+    assert chosen_colours(html) == ["indigo", "pink"]
     data = {"ruleset": "mexican", "player": ["Ana", "Ben"], "colour": ["gold", "pink"], "op": "create"}
     assert client.post(NEW, data).status_code == 302
     assert [(p.name, p.colour) for p in Game.objects.get().players.all()] == [("Ana", "gold"), ("Ben", "pink")]
