@@ -71,7 +71,7 @@ def _table(
 
 def writers(write: Callable[[str], Any], *, tables: int = 80, seconds: float = 20.0) -> list[str]:
     """Unpaced tables against the start command's server on SQLite; returns the missed targets
-    (none: this measures, its figure goes to the README)."""
+    (none: this measures, its figure goes to docs/development.md)."""
     with tempfile.TemporaryDirectory() as folder:
         env = environment(ROOT, f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
         env["RATE_LIMIT_CREATE"] = str(tables * 2)

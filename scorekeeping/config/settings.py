@@ -6,7 +6,7 @@ SECRET_KEY     required unless DJANGO_DEBUG is on
 ALLOWED_HOSTS  comma-separated host names (default: any, so phones on the LAN can connect)
 LAN_HTTPS      serve https on the LAN with a certificate made here (default off); TLS_DIR keeps it
 
-and the rest in the README's table. This module is the one place that reads the environment:
+and the rest in the table of docs/settings.md. This module is the one place that reads the environment:
 the server, the ASGI application and the commands take these settings from here.
 """
 
@@ -33,7 +33,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["*"])
 # (e.g. https://rummy.example.org); empty: the LAN address when asked on this machine.
 PUBLIC_URL = env_str("PUBLIC_URL", "")
 # HTTPS on the LAN without a proxy: the server makes a certificate authority once and serves TLS
-# itself with a certificate for this machine's addresses (scorekeeping/serve/tls.py, README).
+# itself with a certificate for this machine's addresses (scorekeeping/serve/tls.py, docs/settings.md).
 LAN_HTTPS = env_bool("LAN_HTTPS", False)
 TLS_DIR = Path(env_str("TLS_DIR", str(BASE_DIR / ".tls")))
 # A page asked on this machine shares its LAN address when the server answers on it (HOST is

@@ -1,7 +1,7 @@
 """HTTPS on the LAN, for a table without a public address: a certificate authority made once on
 this machine, and a server certificate it signs for the machine's addresses.
 
-A phone that trusts the authority (its ``ca.crt`` installed once, see the README) opens
+A phone that trusts the authority (its ``ca.crt`` installed once, see docs/settings.md) opens
 ``https://<LAN address>:8000/`` as a secure context: the screen lock, the offline copy and
 installing the app all work there. The authority's key never leaves ``folder``; the server
 certificate is made again when the addresses change or it has less than 30 days left.

@@ -15,7 +15,7 @@ bounded at the connection level.
 - The soft limit on open files is raised to the hard one when the worker starts.
 
 What was closed is logged, at most once every 10 seconds. Behind a proxy (nginx, Caddy) the
-proxy holds the slow clients and these limits rarely act: see the README's deployment section.
+proxy holds the slow clients and these limits rarely act: see docs/settings.md, "Deploying on the internet".
 """
 
 from __future__ import annotations

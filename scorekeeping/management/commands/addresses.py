@@ -16,7 +16,7 @@ PLAIN_HTTP_ADVICE = (
     "These addresses are plain http, so a phone cannot install the app there or keep a game for use without a"
     " network (the screen stays awake all the same). For that, start with LAN_HTTPS=1 (LAN_HTTPS=1 bash"
     " .ci/start): the phones open the same addresses with https:// and trust this server once, on its Trust"
-    " this server page (see HTTPS at the table in the README)."
+    " this server page (see HTTPS at the table in docs/settings.md)."
 )
 LOOPBACK_ADVICE = (
     "Phones cannot reach this server: it listens on a loopback address, which only this machine can open"
@@ -68,7 +68,7 @@ class Command(BaseCommand):
         if settings.LAN_HTTPS:
             self.stdout.write(
                 f"Each phone trusts this server once: open {found.phones[0]}trust/, accept the warning, and"
-                " install the certificate authority only if its SHA-256 fingerprint is this one (see the README):"
+                " install the certificate authority only if its SHA-256 fingerprint is this one (see docs/settings.md):"
             )
             self.stdout.write(f"  {fingerprint(lan_tls(host, settings.TLS_DIR).ca)}")
         else:
