@@ -224,6 +224,9 @@ class Club(models.Model):
     creator_key = models.CharField(
         max_length=64, blank=True, help_text="SHA-256 of the address that made the club: its draws count there."
     )
+    ladder_shown = models.BooleanField(
+        default=True, help_text="The organiser's choice: a club that wants no rated games keeps no ladder on show."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

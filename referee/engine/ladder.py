@@ -44,6 +44,7 @@ class Rated:
 class Unrated:
     name: str
     games: int
+    to_go: int = 0  # finished games still needed before a rating shows
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def ladder(games: Sequence[PlayedGame], ruleset: str, minimum: int = MINIMUM_GAM
         r = ratings[name]
         players.append(Rated(name, value, round(r.mu, 2), round(r.sigma, 2), counts[name][0], counts[name][1], place))
     unrated = sorted(
-        (Unrated(name, counts[name][0]) for name in ratings if counts[name][0] < minimum),
+        (Unrated(name, counts[name][0], minimum - counts[name][0]) for name in ratings if counts[name][0] < minimum),
         key=lambda u: (-u.games, u.name.casefold()),
     )
     return Ladder(ruleset, players, unrated, history)

@@ -78,8 +78,12 @@ class NewClubOutput(Output):
     id = serializers.CharField()
     name = serializers.CharField()
     url = serializers.URLField(help_text="The club in the API: the club link.")
+    page = serializers.URLField(help_text="The club's page, for every member's phone.")
     organiser_token = serializers.CharField(help_text="The secret every write needs, in X-Club-Token.")
-    organiser_url = serializers.URLField(help_text="The organiser link (carries the token).")
+    organiser_url = serializers.URLField(
+        help_text="The organiser link (carries the token): opened on a phone, it keeps the organiser's right there "
+        "and goes to the club's page."
+    )
 
 
 class MemberOutput(Output):
@@ -302,7 +306,8 @@ class ClubsView(APIView):
             club, token = club_create(name=serializer.validated_data["name"], creator=ratelimit.client_key(request))
         base = share_base_of(request)
         url = base + reverse("api-club", args=[club.pk])
-        body = {"id": club.pk, "name": club.name, "url": url, "organiser_token": token}
+        body = {"id": club.pk, "name": club.name, "url": url, "page": base + reverse("club", args=[club.pk])}
+        body["organiser_token"] = token
         body["organiser_url"] = base + reverse("club-join", args=[club.pk, token])
         return secret(Response(body, status=status.HTTP_201_CREATED))
 
@@ -349,8 +354,9 @@ class MemberView(APIView):
     def get(self, request: Request, club_id: str, name: str) -> Response:
         """A member's profile: games, wins, totals, rounds gone out, streak, head to head..., and
         their rating on the club's ladder with its history."""
-        stories = club_stories(club_get(club_id=club_id))
-        return Response(member_profile_data(stories.profile(name), stories.ladder()))
+        club = club_get(club_id=club_id)
+        stories = club_stories(club)
+        return Response(member_profile_data(stories.profile(name), stories.ladder(), club.ladder_shown))
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MemberOutput, **WRITE_ERRORS})
     def patch(self, request: Request, club_id: str, name: str) -> Response:

@@ -130,7 +130,11 @@ LADDER = _shape(
         ),
         "unrated": _shape(
             "LadderUnrated",
-            {"name": _S.CharField(), "games": _S.IntegerField(help_text="Fewer than 3 rated games.")},
+            {
+                "name": _S.CharField(),
+                "games": _S.IntegerField(help_text="Fewer than 3 rated games."),
+                "to_go": _S.IntegerField(help_text="Rated games still needed before a rating shows."),
+            },
             many=True,
         ),
     },
@@ -236,12 +240,15 @@ def ladder_data(found: Ladder) -> dict[str, Any]:
             }
             for r in found.players
         ],
-        "unrated": [{"name": u.name, "games": u.games} for u in found.unrated],
+        "unrated": [{"name": u.name, "games": u.games, "to_go": u.to_go} for u in found.unrated],
     }
 
 
-def member_profile_data(found: Profile, rated: Ladder) -> dict[str, Any]:
-    """A member's profile with their rating on the club's ladder (its default ruleset)."""
+def member_profile_data(found: Profile, rated: Ladder, shown: bool = True) -> dict[str, Any]:
+    """A member's profile with their rating on the club's ladder (its default ruleset); none where
+    the club keeps no ladder on show (``shown``)."""
+    if not shown:
+        return profile_data(found) | {"rating": None, "rating_ruleset": None, "rating_history": []}
     on = rated.rating_of(found.name)
     history = [{"game": step.game, "rating": step.rating} for step in rated.history.get(found.name, [])]
     rating = {"rating": on.rating if on else None, "rating_ruleset": rated.ruleset, "rating_history": history}
@@ -303,7 +310,10 @@ class LadderView(APIView):
 
     @extend_schema(parameters=[LADDER_RULESET], responses={200: LADDER, 400: ERROR, 404: ERROR})
     def get(self, request: Request, club_id: str) -> Response:
-        return Response(ladder_data(club_stories(club_get(club_id=club_id)).ladder(ladder_ruleset(request))))
+        club = club_get(club_id=club_id)
+        if not club.ladder_shown:
+            raise NotFound(_("This club keeps no ladder: its organiser chose so"), "ladder")
+        return Response(ladder_data(club_stories(club).ladder(ladder_ruleset(request))))
 
 
 class ServerLadderView(APIView):

@@ -77,7 +77,7 @@ def table_token_replace(*, night: Night, sitting: int, table: int, organiser_tok
         if found is None:
             raise NotFound(_("There is no table {t} in sitting {s}").format(t=table, s=sitting), "table")
         if found.ended:
-            raise Conflict(_("Table {t} of sitting {s} is ended").format(t=table, s=sitting), "table")
+            raise Conflict(_("Table {t} of sitting {s} has ended").format(t=table, s=sitting), "table")
         game = locked(found.game, None)
         found.token_generation += 1
         found.save(update_fields=["token_generation"])
@@ -111,6 +111,24 @@ def club_create(*, name: object, creator: str = "") -> tuple[Club, str]:
     creator_key = hashlib.sha256(creator.encode()).hexdigest() if creator else ""
     club = Club.objects.create(name=clean_name(name), organiser_token_hash=token_hash(token), creator_key=creator_key)
     return club, token
+
+
+def club_start(*, name: object, names: Sequence[str] = (), creator: str = "") -> tuple[Club, str]:
+    """A club made on a phone: the club and its first members (a pasted list, possibly empty),
+    all or nothing; its organiser token, as ``club_create``."""
+    cleaned = _names(list(names)) if names else []
+    with transaction.atomic():
+        club, token = club_create(name=name, creator=creator)
+        if cleaned:
+            _members(club, cleaned)
+    return club, token
+
+
+def club_ladder_shown(*, club: Club, shown: bool) -> None:
+    """The organiser's switch: the club's ladder and its members' ratings on show, or not (some
+    players want no rated games). The games and their figures are kept either way."""
+    Club.objects.filter(pk=club.pk).update(ladder_shown=shown)
+    club.ladder_shown = shown
 
 
 def _names(names: object, field: str = "names") -> list[str]:

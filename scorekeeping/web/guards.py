@@ -92,11 +92,12 @@ def organiser_refused(request: HtmxHttpRequest, club: Club, exc: EditForbidden |
     return render(request, "clubs/forbidden.html", {"club": club, "message": exc.message}, status=exc.status)
 
 
-def organiser_only(view: Callable[..., str]) -> View:
+def organiser_only(view: Callable[..., str | tuple[str, str]]) -> View:
     """A form of the organiser's (POST): the club (404), the organiser's token from this phone's
     cookie (403 without it), the night in the address if any (404; the view gets it), then back to
-    the club page with what happened said once; to htmx (a
-    name ticked on the check-in list), what happened alone, for the form's status line."""
+    the club page with what happened said once (at the part of the page the view names with it,
+    if it does: the tables a draw made); to htmx (a name ticked on the check-in list), what
+    happened alone, for the form's status line."""
 
     @wraps(view)
     def guarded(request: HtmxHttpRequest, club_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -108,8 +109,11 @@ def organiser_only(view: Callable[..., str]) -> View:
             return organiser_refused(request, found, exc)
         if "night_id" in kwargs:  # the night in the address (404), once the right is checked
             kwargs["night"] = night_get(club=found, night_id=kwargs.pop("night_id"))
+        where = ""
         try:
             said = view(request, found, token or "", *args, **kwargs)
+            if isinstance(said, tuple):
+                said, where = said
         except ScorekeepingError as exc:
             if request.htmx:
                 context = {"said": exc.message, "failed": True}
@@ -119,7 +123,7 @@ def organiser_only(view: Callable[..., str]) -> View:
             if request.htmx:
                 return render(request, "clubs/club.html#said", {"said": said})
             messages.success(request, said)
-        return HttpResponseRedirect(reverse("club", args=[found.pk]))
+        return HttpResponseRedirect(reverse("club", args=[found.pk]) + (f"#{where}" if where else ""))
 
     posted = require_POST(guarded)
     setattr(posted, "guard", organiser_only)  # noqa: B010 (which guard a view has: tests walk the URLs)

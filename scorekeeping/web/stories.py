@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -63,6 +64,9 @@ def _context(found: Profile, colour: str, rated: Ladder) -> dict[str, object]:
     figures = [(_ruleset_name(r.ruleset), r) for r in found.by_ruleset]
     main = _ruleset_name(found.main_ruleset) if found.main_ruleset else ""
     return {
+        # Which round, in the words of the rules played most ("round 1", "deal 3"), not a bare number.
+        "best_round": _round_name(found.main_ruleset, found.favourite_round),
+        "hardest_round": _round_name(found.main_ruleset, found.worst_round),
         "profile": found,
         "colour": colour,
         "chart": chart,
@@ -70,6 +74,15 @@ def _context(found: Profile, colour: str, rated: Ladder) -> dict[str, object]:
         "main_ruleset": main,
         **_rating(found, rated, colour),
     }
+
+
+def _round_name(slug: str | None, number: int | None) -> str:
+    if not slug or number is None:
+        return ""
+    try:
+        return capfirst(rules_for(slug).round_name(number))
+    except RefereeError:
+        return str(number)
 
 
 def _ruleset_name(slug: str) -> str:
@@ -139,6 +152,8 @@ def _ladder(request: HtmxHttpRequest, found: Ladder, club: Club | None) -> HttpR
 @require_safe
 def club_ladder(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     club = club_get(club_id=club_id)
+    if not club.ladder_shown:  # the organiser's choice: said, not a bare 404
+        return render(request, "stories/no_ladder.html", {"club": club}, status=404)
     return _ladder(request, club_stories(club).ladder(_asked_ruleset(request)), club)
 
 

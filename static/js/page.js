@@ -16,6 +16,12 @@ on("click", "[data-copy]", (button) => {  // copy a share link
   input?.select();
   if (input && navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
 });
+on("click", "[data-share]", (button) => {  // the phone's own share sheet where it has one, else copy
+  const input = document.querySelector(button.dataset.share);
+  if (!input) return;
+  if (navigator.share) navigator.share({ title: document.title, url: input.value }).catch(() => {});
+  else { input.select(); navigator.clipboard?.writeText(input.value).catch(() => {}); }
+});
 on("change", "select[data-autosubmit]", (select) => select.form.submit());  // the language
 on("input", "#new-game input[name=player]", (input) => {  // the dealer list follows the names
   const option = document.querySelector(`#dealer option[value="${input.id.replace("player-", "")}"]`);

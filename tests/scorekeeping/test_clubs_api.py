@@ -45,7 +45,7 @@ def night_with(api, club, names, **settings) -> str:
 
 
 def test_a_club_is_made_with_an_organiser_token_kept_only_as_its_hash(api, club):
-    assert set(club) == {"id", "name", "url", "organiser_url", "organiser_token"}
+    assert set(club) == {"id", "name", "url", "page", "organiser_url", "organiser_token"}
     assert len(club["organiser_token"]) == 43 and club["url"].endswith(f"/api/clubs/{club['id']}/")
     row = Club.objects.get(pk=club["id"])
     assert row.organiser_token_hash == hashlib.sha256(club["organiser_token"].encode()).hexdigest()

@@ -28,7 +28,7 @@ OPEN_API_WRITES = {"api-games", "api-import", "api-import-sheet", "api-clubs", "
 # The pages that write and need no guard's right: a new game and the imports, counted by the limit
 # on new games. (The edit and organiser links are GETs that check the token in their address.)
 # Writes anyone may make (each counted by its limit), and the editor's preview (a POST that writes nothing).
-OPEN_PAGE_WRITES = {"game-new", "game-import", "game-import-sheet", "house-new", "house-preview"}
+OPEN_PAGE_WRITES = {"game-new", "game-import", "game-import-sheet", "house-new", "house-preview", "club-new"}
 
 
 def _patterns(urlconf):
@@ -109,6 +109,7 @@ def test_every_page_that_writes_carries_a_guard():
         "club-present": guards.organiser_only,
         "club-draw": guards.organiser_only,
         "club-finish": guards.organiser_only,
+        "club-ladder-shown": guards.organiser_only,
     }
 
 

@@ -83,7 +83,11 @@ def test_the_organiser_opens_a_night_checks_in_and_draws_from_the_club_page(clie
     assert "5 players are here." in checked.content.decode()
     member_ids = [str(m.pk) for m in night.club.members.all() if m.name != "Eve"]  # Eve left early
     client.post(f"{club}nights/{night.pk}/present/", {"member": member_ids})
-    drawn = client.post(f"{club}nights/{night.pk}/draw/", follow=True).content.decode()
+    landed = client.post(f"{club}nights/{night.pk}/draw/")
+    # The organiser lands on the tables just drawn (issue 50: they were below the fold).
+    assert landed["Location"] == f"{club}#night-{night.pk}-sitting-1"
+    drawn = client.get(club).content.decode()
+    assert f'<h3 id="night-{night.pk}-sitting-1">' in drawn
     assert "Sitting 1 is drawn" in drawn and "Table 1" in drawn and "/join/" in drawn  # the edit link
     again = client.post(f"{club}nights/{night.pk}/draw/", follow=True).content.decode()
     assert "still being played at table 1" in again  # said, and nothing drawn
@@ -220,7 +224,7 @@ def test_the_club_page_shows_the_newest_nights_in_full_and_lists_the_older_ones(
     nights = list(Night.objects.filter(club=club).order_by("-date"))
     page = client.get(f"/c/{club.pk}/")
     html = page.content.decode()
-    assert html.count("<h3>Sitting 1</h3>") == NIGHTS_IN_FULL
+    assert len(re.findall(r"<h3 id=\"night-\d+-sitting-1\">\s*Sitting 1\s*</h3>", html)) == NIGHTS_IN_FULL
     assert [item["night"] for item in page.context["nights"]] == nights[:NIGHTS_IN_FULL]
     for night in nights[NIGHTS_IN_FULL:]:  # the older ones a line each, linked to their night
         assert f'href="/c/{club.pk}/nights/{night.pk}/"' in html

@@ -145,3 +145,36 @@ def test_a_clubs_ladder_the_members_rating_and_its_pages(client, django_assert_m
     client.get(f"/c/{club.pk}/ladder/")  # the ladder is now kept for this version of the games
     with django_assert_max_num_queries(3):  # the club, the version of its games: the rest is kept
         assert client.get(f"/c/{club.pk}/ladder/").status_code == 200
+
+
+def test_the_ladder_and_a_profile_speak_plain_words(client):
+    """Issue 50: the ladder spoke statistics ("mu minus three sigma"), was empty until a player had
+    3 games without saying why, and a profile's "Favourite round 1" was ambiguous."""
+    club, token = club_create(name="De Joker")
+    night = night_create(club=club, ruleset="mexican", sittings=4)
+    night_present(night=night, names=["Ana", "Ben"])
+    _finish(sitting_draw(night=night, organiser_token=token, seed=1).tables.get().game, ["Ana", "Ben"])
+    html = client.get(f"/c/{club.pk}/ladder/").content.decode()
+    assert "sigma" not in html and "careful estimate of how strong a player is" in html
+    assert "Nobody is on the ladder yet: a rating shows once a player has finished 3 games" in html
+    assert re.search(r"Ana\s*<span class=\"hint\">· 2 more games before a rating shows", html)
+    profile = client.get(f"/c/{club.pk}/members/Ana/").content.decode()
+    assert "Favourite round" not in profile
+    assert re.search(r"<dt>Best round, on average</dt>\s*<dd>Round \d</dd>", profile)
+
+
+def test_an_organiser_hides_the_ladder_and_no_rating_shows_anywhere(client):
+    """Issue 50: some players want no rated games: the organiser's switch hides the ladder, its
+    page says why, and no member's page or answer shows a rating; showing it again brings it back."""
+    made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
+    club_id = made["id"]
+    # A stranger cannot: the organiser's right is needed.
+    assert client.post(f"/c/{club_id}/ladder/shown/", {"shown": "0"}).status_code == 403
+    client.get(made["organiser_url"].split("testserver")[1])
+    assert client.post(f"/c/{club_id}/ladder/shown/", {"shown": "0"}).status_code == 302
+    page = client.get(f"/c/{club_id}/ladder/")
+    assert page.status_code == 404 and "This club keeps no ladder" in page.content.decode()
+    assert client.get(f"/api/clubs/{club_id}/ladder/").status_code == 404
+    assert f'href="/c/{club_id}/ladder/"' not in client.get(f"/c/{club_id}/").content.decode()
+    client.post(f"/c/{club_id}/ladder/shown/", {"shown": "1"})
+    assert client.get(f"/c/{club_id}/ladder/").status_code == 200
