@@ -46,6 +46,8 @@ RENAMED = {"slate": "indigo"}
 def current_key(key: str) -> str:
     """A colour's key as it is named now (an older page or an export may name a renamed one)."""
     return RENAMED.get(key, key)
+
+
 CHOICES = [(c.key, c.name) for c in PALETTE]
 
 

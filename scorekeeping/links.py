@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from urllib.parse import urlencode
 
 import segno
 from django.conf import settings
@@ -20,6 +21,12 @@ def view_path(game_id: str) -> str:
 
 def edit_path(game_id: str, token: str) -> str:
     return reverse("join", args=[game_id, token])
+
+
+def rules_path(ruleset: str, variants: list[str]) -> str:
+    """The page of the rules a game is played by: its ruleset (a table's house rules too), with its variants."""
+    query = urlencode([("variant", v) for v in variants])
+    return reverse("rules-detail", args=[ruleset]) + (f"?{query}" if query else "")
 
 
 def night_events_path(club_id: str, night_id: int) -> str:

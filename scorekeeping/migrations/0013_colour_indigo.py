@@ -1,14 +1,16 @@
+from typing import Any
+
 from django.db import migrations, models
 
 
-def rename(apps, schema_editor, old="slate", new="indigo"):
+def rename(apps: Any, schema_editor: Any, old: str = "slate", new: str = "indigo") -> None:
     """The sixth colour was a grey-blue, hardly a colour in dark rooms (issue 49): its players and
     members take the indigo that replaces it."""
     for model in ("Player", "Member"):
         apps.get_model("scorekeeping", model).objects.filter(colour=old).update(colour=new)
 
 
-def back(apps, schema_editor):
+def back(apps: Any, schema_editor: Any) -> None:
     rename(apps, schema_editor, old="indigo", new="slate")
 
 

@@ -13,7 +13,7 @@ from referee.engine import Component, Rules
 from referee.engine.rounds import dealer_seat
 from referee.engine.standings import Entrant, ranked, tie_notes
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Change, Game, Player, Round, Score
+from scorekeeping.models import Change, Draft, Game, Player, Round, Score
 from scorekeeping.selectors.seated import SeatedPlayer
 
 SCORES = Prefetch("scores", queryset=Score.objects.order_by("player__seat"))
@@ -176,6 +176,14 @@ class CurrentRound:
 def rounds_recorded(*, game_id: str) -> int:
     """How many rounds of the game are recorded (one query): the next to play is one more."""
     return Round.objects.filter(game_id=game_id).count()
+
+
+def said_out(*, game_id: str) -> tuple[bool, int | None]:
+    """Whether a round is in progress and, if so, who went out in it (a seat; None when no one
+    did): what a phone's live fetch compares with its form (two small queries)."""
+    number = rounds_recorded(game_id=game_id) + 1
+    found = list(Draft.objects.filter(game_id=game_id, number=number).values_list("winner__seat", flat=True)[:1])
+    return (True, found[0]) if found else (False, None)
 
 
 def game_current_round(*, game: Game) -> CurrentRound | None:

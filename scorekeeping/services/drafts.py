@@ -156,6 +156,35 @@ def draft_hand(
     return draft
 
 
+@dataclass(frozen=True)
+class HandTyped:
+    """One hand as a phone typed it, for ``draft_hands``."""
+
+    name: str
+    cards: str = ""
+    points: int | None = None
+    buys: int | None = None
+    replace: bool = False
+
+
+def draft_hands(*, game: Game, number: int, hands: Sequence[HandTyped]) -> Draft | None:
+    """Send in every hand a phone typed (its Send, or Record on a phone entering for the table),
+    each as ``draft_hand`` sends one: all of them, or none when one is refused (which, and why)."""
+    draft = None
+    with transaction.atomic():
+        for hand in hands:
+            draft = draft_hand(
+                game=game,
+                name=hand.name,
+                number=number,
+                cards=hand.cards,
+                points=hand.points,
+                buys=hand.buys,
+                replace=hand.replace,
+            )
+    return draft
+
+
 def draft_discard(*, game: Game) -> None:
     """Drop the round in progress and its hands (nothing recorded from it)."""
     with transaction.atomic():
@@ -167,9 +196,12 @@ def draft_discard(*, game: Game) -> None:
         touch(game)
 
 
-def draft_record(*, game: Game, version: int | None = None, by: str = "") -> Round:
+def draft_record(*, game: Game, version: int | None = None, by: str = "", hands: Sequence[HandTyped] = ()) -> Round:
     """Record the round in progress from the hands sent in, by ``round_record``: 400 naming
-    every hand still missing; the draft is gone with the round's write."""
+    every hand still missing; the draft is gone with the round's write. ``hands``, typed on the
+    phone that records (one entering for the table), are sent in first, in the same
+    transaction: refused, nothing is written. ``version`` is the round as that phone saw it
+    before: 409 if a hand changed since."""
     with transaction.atomic():
         game = locked(game, None)
         draft = _live_draft(game, game.rounds.count(), lock=True)
@@ -177,6 +209,9 @@ def draft_record(*, game: Game, version: int | None = None, by: str = "") -> Rou
             raise NotFound(_("No round is in progress"), "draft")
         if version is not None and version != draft.version:
             raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
+        if hands:
+            draft_hands(game=game, number=draft.number, hands=hands)
+            draft.refresh_from_db()
         status = draft_status(game, draft)
         if status.missing:
             raise InvalidInput(

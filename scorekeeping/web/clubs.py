@@ -10,6 +10,7 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
@@ -19,7 +20,7 @@ from referee.forms import ruleset_typed
 from referee.rulebook import rules_for, rulesets_offered
 from scorekeeping.access import check_organiser
 from scorekeeping.errors import EditForbidden, InvalidInput, TooManyRequests
-from scorekeeping.links import edit_path, night_events_path, qr_svg, share_base, view_path
+from scorekeeping.links import edit_path, night_events_path, qr_document, qr_svg, share_base, view_path
 from scorekeeping.models import Club, Night
 from scorekeeping.selectors.clubs import (
     TableState,
@@ -37,6 +38,7 @@ from scorekeeping.selectors.clubs import (
 )
 from scorekeeping.services.clubs import (
     MAX_MEMBERS,
+    club_ladder_shown,
     member_rename,
     member_retire,
     members_add,
@@ -102,6 +104,15 @@ def club(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
         "chosen": chosen,  # ?ruleset=: a house ruleset offered, and chosen, in the night's form
         "scorings": SCORINGS,
     }
+    if token is not None:
+        # The organiser's link, to keep (copy, share, a code for a second device): this page is
+        # kept by no cache (below), and the code is encoded for it alone (``qr_document``).
+        link = base + reverse("club-join", args=[found.pk, token])
+        context |= {
+            "organiser_link": link,
+            "organiser_qr": mark_safe(qr_document(link).decode()),
+            "new": "new" in request.GET,
+        }
     response = render(request, "clubs/club.html", context)
     if organiser:
         patch_cache_control(response, no_store=True)
@@ -212,7 +223,8 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
         "standings": standings,
         "running": running,
         "rows": [(row, colours.get(row.player, "")) for row in standings or running],  # with their colours
-        "round_word": _(rules_for(night.ruleset, night.variants).round_word),
+        "rules": (rules := rules_for(night.ruleset, night.variants)),  # its name said beside the night's
+        "round_word": _(rules.round_word),
         "stream": streamed(request),
         "events": night_events_path(found.pk, night.pk),
     }
@@ -266,9 +278,21 @@ def members(request: HtmxHttpRequest, club: Club, token: str) -> str:
 
 
 @organiser_only
-def draw(request: HtmxHttpRequest, club: Club, token: str, night: Night) -> str:
+def ladder_shown(request: HtmxHttpRequest, club: Club, token: str) -> str:
+    """The organiser's switch: the club's ladder on show, or not."""
+    shown = request.POST.get("shown") == "1"
+    club_ladder_shown(club=club, shown=shown)
+    if shown:
+        return _("The ladder is on show again.")
+    return _("The ladder is hidden: no ratings are shown, on its page or on the members' pages.")
+
+
+@organiser_only
+def draw(request: HtmxHttpRequest, club: Club, token: str, night: Night) -> tuple[str, str]:
+    """The next sitting drawn; the organiser lands on its tables (they were below the fold)."""
     sitting = sitting_draw(night=night, organiser_token=token, force=request.POST.get("force") == "1")
-    return _("Sitting {n} is drawn: the tables are below, and on the room screen.").format(n=sitting.number)
+    said = _("Sitting {n} is drawn: its tables are here, and on the room screen.").format(n=sitting.number)
+    return said, f"night-{night.pk}-sitting-{sitting.number}"
 
 
 @organiser_only

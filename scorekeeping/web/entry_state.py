@@ -31,6 +31,7 @@ class EntryState:
     cut_bonus: bool = False
     active: int | None = None
     version: int | None = None
+    sent: set[int] = field(default_factory=set)  # a round in progress: the seats whose hands are in
 
     @classmethod
     def from_post(cls, post: QueryDict, players: list[Player]) -> EntryState:
@@ -83,15 +84,21 @@ class EntryState:
         return state
 
     @classmethod
-    def from_draft(cls, status: DraftStatus, version: int, active: int | None) -> EntryState:
-        """The form as the round in progress holds it: who went out, every hand kept so far."""
+    def from_draft(cls, status: DraftStatus, version: int, active: int | None, *, mine: int | None) -> EntryState:
+        """The form as the round in progress holds it: who went out, and the hands kept so far as
+        this phone sees them. A hand sent in is every phone's; one still being typed only its
+        player's own phone's (``mine``, a player id): what another phone half-typed is never
+        taken for typed here (sent in from here, it would cut that hand short). What a phone
+        types for someone else is kept on that phone until it sends it (entry.js)."""
         draft = status.draft
         state = cls(winner=str(draft.winner.seat) if draft.winner else NO_WINNER, version=version, active=active)
         state.cut_bonus = draft.cut_bonus
         for p in status.players:
             hand = status.hands.get(p.pk)
-            if hand is not None:
+            if hand is not None and (hand.done or p.pk == mine):
                 state.take_hand(p.seat, hand)
+            if hand is not None and hand.done:
+                state.sent.add(p.seat)
         return state
 
     def take_hand(self, seat: int, hand: DraftHand) -> None:
@@ -101,13 +108,16 @@ class EntryState:
         self.buys[seat] = str(hand.buys) if hand.buys else ""
 
     def take_others(self, fresh: EntryState, players: list[Player]) -> None:
-        """Every hand but the one typed here, who went out and the cut bonus as ``fresh`` has them."""
+        """Who went out and the cut bonus as ``fresh`` (the server) has them, and every hand but
+        the one typed here: a hand sent in as the server holds it; any other as this phone has
+        it, or as the server keeps it when this phone has nothing in it."""
         for p in players:
-            if p.seat != self.active:
+            typed = self.hands.get(p.seat, "").strip() or self.points.get(p.seat, "").strip()
+            if p.seat != self.active and (p.seat in fresh.sent or not typed):
                 self.hands[p.seat] = fresh.hands.get(p.seat, "")
                 self.points[p.seat] = fresh.points.get(p.seat, "")
                 self.buys[p.seat] = fresh.buys.get(p.seat, "")
-        self.winner, self.cut_bonus = fresh.winner, fresh.cut_bonus
+        self.winner, self.cut_bonus, self.sent = fresh.winner, fresh.cut_bonus, fresh.sent
 
     def press(self, post: Mapping[str, str]) -> bool:
         """A key of the keypad without JavaScript (``referee.keypad``), on this form's hands and

@@ -31,6 +31,8 @@ from scorekeeping.services import (
     game_again,
     game_create,
     game_token_replace,
+    seat_claim,
+    seat_of,
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.guards import holding_token
@@ -167,6 +169,26 @@ def edit_link_replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 @require_safe
+def edit_link(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The edit link, to copy, for a phone that may record and keeps the token: fetched when asked
+    for ("Show the edit link"), so that the table page carries no secret and is sent compressed.
+    This answer is the token: kept by no cache, never compressed (CompressionMiddleware)."""
+    head = game_head(request, game_id)
+    if not phone.can_edit(request, head):
+        return HttpResponse(status=403)
+    token = phone.token_for(request, head)
+    if token is None:  # the grant without the token's cookie: this phone has no link to show
+        raise Http404
+    base, _source = share_base(request)
+    context = {"game": head, "edit_url": base + edit_path(head.pk, token)}
+    name = "scorekeeping/edit_link.html" + ("#row" if request.htmx else "")
+    response = render(request, name, context)
+    patch_cache_control(response, no_store=True)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_safe
 def edit_qr(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The edit link's QR code, for a phone that may record and keeps the token (the table shows
     it when "Edit link" is opened). Encoded for each request and kept by no cache: it is the
@@ -196,5 +218,11 @@ def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         return HttpResponseClientRedirect(here) if request.htmx else HttpResponseRedirect(here)
     url = reverse("table", args=[new.pk])
     response = HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    # A phone that scored its own hand keeps its seat at the same players' next game: not asked again.
+    key = phone.phone_key(request)
+    mine = seat_of(game, key)
+    if mine is not None and key:
+        seat_claim(game=new, name=mine.name, phone=key)
+        phone.remember_seat(request, new.pk, next(p.pk for p in new.players.all() if p.name == mine.name))
     phone.grant(request, response, new.pk, token)
     return response

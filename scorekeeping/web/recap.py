@@ -15,14 +15,16 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from PIL import Image, ImageDraw, ImageFont
 
+from referee.engine import Rules
 from referee.engine.stories import BestRound, Recap, recap
 from referee.engine.words import names_and
-from scorekeeping.links import share_url
+from scorekeeping.links import rules_path, share_url
 from scorekeeping.models import Game
 from scorekeeping.selectors import game_get, game_head
 from scorekeeping.selectors.stories import played
@@ -40,15 +42,17 @@ class Told:
     lines: list[str]
 
 
-def best_round_line(best: BestRound, round_word: str) -> str:
+def best_round_line(best: BestRound, rules: Rules) -> str:
     """The round a player did best in against the table, in words."""
-    return _("Best {word}: {name} in {word} {n}, {points} under the others' average.").format(
-        word=round_word, name=best.player, n=best.round, points=best.ahead
+    return _("Best {word}: {name} in {where}, {points} under the others' average.").format(
+        word=_(rules.round_word), name=best.player, where=rules.round_name(best.round), points=best.ahead
     )
 
 
-def recap_lines(told: Recap, round_word: str) -> tuple[str, list[str]]:
-    """The headline and the story, in words."""
+def recap_lines(told: Recap, rules: Rules) -> tuple[str, list[str]]:
+    """The headline and the story, in words: a round by its name with its article, as the
+    language says it ("el reparto 3", "la ronda 3"), never a word and a number."""
+    round_word = _(rules.round_word)
     if not told.winners:
         headline = _("The game is not over yet")
     elif len(told.winners) == 1:
@@ -65,25 +69,25 @@ def recap_lines(told: Recap, round_word: str) -> tuple[str, list[str]]:
             lines.append(_("{names} led from the first {word} to the last.").format(names=names, word=round_word))
         elif told.deciding_round == last:
             lines.append(
-                _("{word} {n} decided it, at the very end.").format(word=round_word.capitalize(), n=told.deciding_round)
+                _("{where} decided it, at the very end.").format(where=capfirst(rules.round_name(told.deciding_round)))
             )
         else:
             lines.append(
-                _("{word} {n} decided it: {names} led from there to the end.").format(
-                    word=round_word.capitalize(), n=told.deciding_round, names=names
+                _("{where} decided it: {names} led from there to the end.").format(
+                    where=capfirst(rules.round_name(told.deciding_round)), names=names
                 )
             )
     if told.comeback is not None:
         lines.append(
-            _("{name} came back from {points} behind after {word} {n}.").format(
-                name=told.comeback.player, points=told.comeback.deficit, word=round_word, n=told.comeback.round
+            _("{name} came back from {points} behind after {where}.").format(
+                name=told.comeback.player, points=told.comeback.deficit, where=rules.round_name(told.comeback.round)
             )
         )
     if told.biggest_swing is not None:
         swing = told.biggest_swing
         lines.append(
-            _("The biggest swing came in {word} {n}: {gainer} gained {points} on {loser}.").format(
-                word=round_word, n=swing.round, gainer=swing.gainer, points=swing.points, loser=swing.loser
+            _("The biggest swing came in {where}: {gainer} gained {points} on {loser}.").format(
+                where=rules.round_name(swing.round), gainer=swing.gainer, points=swing.points, loser=swing.loser
             )
         )
     outs: dict[str, int] = {}
@@ -100,7 +104,7 @@ def recap_lines(told: Recap, round_word: str) -> tuple[str, list[str]]:
 def told_game(game_id: str) -> Told:
     game = game_get(game_id=game_id)
     told = recap(played(game))
-    headline, lines = recap_lines(told, _(game.rules.round_word))
+    headline, lines = recap_lines(told, game.rules)
     return Told(game, told, headline, lines)
 
 
@@ -113,6 +117,7 @@ def recap_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         "podium": [(place, name, total, colours.get(name, "")) for place, name, total in told.recap.places],
         "image_url": share_url(request, f"/g/{game_id}/recap.png"),
         "page_url": share_url(request, f"/g/{game_id}/recap/"),
+        "rules_url": rules_path(told.game.ruleset, list(told.game.variants)),
         "width": WIDTH,
         "height": HEIGHT,
     }

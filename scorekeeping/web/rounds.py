@@ -15,16 +15,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
+from referee.keypad import pressed
 from scorekeeping.changes import undo_notice
 from scorekeeping.errors import Conflict, ErrorKey, InvalidInput, ScorekeepingError
 from scorekeeping.models import Change, Game, Player
 from scorekeeping.selectors import (
     game_current_round,
     game_get,
+    rounds_recorded,
 )
 from scorekeeping.services import (
+    HandTyped,
     draft_current,
     draft_hand,
+    draft_hands,
     draft_record,
     draft_start,
     draft_status,
@@ -35,11 +39,12 @@ from scorekeeping.services import (
     seat_claim,
     seat_leave,
     seat_of,
+    seats_taken,
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.entry import DraftView, entry_view
 from scorekeeping.web.entry_errors import no_winner_chosen
-from scorekeeping.web.entry_state import EntryState
+from scorekeeping.web.entry_state import NO_WINNER, EntryState
 from scorekeeping.web.guards import editing
 from scorekeeping.web.table import Table, render_table, seat_view, table_context, warm
 from scorekeeping.webkit.formdata import form_int
@@ -67,7 +72,9 @@ def _entry_page(
         current = draft_current(game)
         draft.status = draft_status(game, current) if current is not None else None
         if draft.status is not None:
-            state.take_others(EntryState.from_draft(draft.status, game.version, state.active), players)
+            mine = draft.seat.pk if draft.seat else None
+            kept = EntryState.from_draft(draft.status, game.version, state.active, mine=mine)
+            state.take_others(kept, players)
     recheck = bool(request.POST.get("refused")) and errors is None and not extra
     entry = entry_view(
         game=game,
@@ -140,6 +147,8 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
     players = list(game.players.all())
     state = EntryState.from_post(request.POST, players)
     op = request.POST.get("op", "")
+    if not op and view.seat is None and not request.POST.get("preview") and not pressed(request.POST):
+        op = "record"  # the form of a phone without a seat, sent: Record (its only button)
     by_seat = {p.seat: p for p in players}
 
     def page(status: int = 200, errors: dict[ErrorKey, list[str]] | None = None, **extra: Any) -> HttpResponse:
@@ -153,34 +162,88 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
     try:
         # The form says the winner and the cut bonus it was drawn with: what this phone changed is kept.
         bonus_changed = "draft_cut_bonus" in request.POST and state.cut_bonus != bool(request.POST["draft_cut_bonus"])
+        version = form_int(request.POST.get("draft_version"), None)  # the round as this phone last saw it
         if state.winner != "" and (state.winner != request.POST.get("draft_winner", "") or bonus_changed):
             cut_bonus = state.cut_bonus if bonus_changed else None
+            if op == "record":
+                _seen(game, version)  # a change made with the Record: checked against the round it saw
             draft_start(game=game, number=number, winner=state.winner_name(players), cut_bonus=cut_bonus)
+            if op == "record" and version is not None:
+                version = _seen(game, None)  # its own change moved the round on: not another phone's
+        if state.winner == "":  # not chosen on this phone: who went out is the round's, whoever said it
+            state.winner = _said(game, number, state.winner)
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
-            draft_record(game=game, version=form_int(request.POST.get("draft_version"), None), by=_by(request, game))
+            # A phone entering for the table sends in what it typed, with the Record.
+            typed = _typed(game, players, state, view) if view.seat is None else []
+            draft_record(game=game, version=version, by=_by(request, game), hands=typed)
             return _saved(request, game, number)
         if op in ("hand", "replace"):
             if state.winner == "":
                 return page(422, no_winner_chosen())
             if active is None:
                 return page(422, {"active": [_("Choose whose hand this is.")]})
-            # A hand another phone sent in is replaced only by the button that says so.
+            # A hand another phone sent in is replaced only by the button that says so; Send sends
+            # the other hands typed here too, none of them in yet.
             replace = op == "replace" or (view.seat is not None and view.seat.pk == active.pk)
-            draft_hand(
-                game=game, name=active.name, number=number, cards=cards, points=points, buys=buys, replace=replace
-            )
+            hand = HandTyped(active.name, cards, points, buys, replace)
+            others = [] if op == "replace" else _typed(game, players, state, view, but=active)
+            draft_hands(game=game, number=number, hands=[hand, *others])
             return page()
     except Conflict as exc:
         return page(409, conflict=exc.message)
     except ScorekeepingError as exc:
         return page(422, exc.errors)
-    if active is not None and state.winner != "" and state.winner_name(players) != active.name:
-        # Still typing: kept on the server at once (a reload loses nothing), no event. A save
-        # that comes too late (the round recorded, the winner changed) is let go: the hand
-        # is still on the phone, and Send says what is wrong.
+    if active is not None and view.seat == active and state.winner != "" and state.winner_name(players) != active.name:
+        # Its own hand still being typed on a player's phone: kept on the server at once (a reload
+        # loses nothing), no event. A save that comes too late (the round recorded, the winner
+        # changed) is let go: the hand is still on the phone, and Send says what is wrong. What a
+        # phone types for another player stays on that phone until sent (entry.js).
         with contextlib.suppress(ScorekeepingError):
             draft_hand(game=game, name=active.name, number=number, done=False, cards=cards, points=points, buys=buys)
     return page()
+
+
+def _seen(game: Game, version: int | None) -> int | None:
+    """The round in progress's version now; a Conflict if it is not ``version`` (when given)."""
+    current = draft_current(game)
+    now = current.version if current is not None else None
+    if version is not None and now is not None and now != version:
+        raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
+    return now
+
+
+def _said(game: Game, number: int, chosen: str) -> str:
+    """Who went out as the round in progress has it (a seat, or "none"), or ``chosen`` without one."""
+    current = draft_current(game)
+    if current is None or current.number != number:
+        return chosen
+    return str(current.winner.seat) if current.winner else NO_WINNER
+
+
+def _typed(
+    game: Game, players: list[Player], state: EntryState, view: DraftView, but: Player | None = None
+) -> list[HandTyped]:
+    """The hands typed on this phone and not in yet, that its Send (``but`` the one it names) or
+    Record sends in: a seated phone's own and those of players without a phone; every hand on a
+    phone without a seat. Its form holds a hand kept on the server only if it is in, or its own
+    (``EntryState.from_draft``): another phone's half-typed hand is never sent from here."""
+    current = draft_current(game)
+    if current is None:
+        return []
+    status = draft_status(game, current)
+    phones = seats_taken(game) if view.seat is not None else set()
+    typed = []
+    for p in players:
+        hand = status.hands.get(p.pk)
+        if p == but or p.pk == status.draft.winner_id or (hand is not None and hand.done):
+            continue
+        if view.seat is not None and p != view.seat and p.pk in phones:
+            continue
+        cards, points = state.hands.get(p.seat, ""), form_int(state.points.get(p.seat), None)
+        if cards.strip() or points is not None:
+            buys = form_int(state.buys.get(p.seat), None)
+            typed.append(HandTyped(p.name, cards, points, buys, replace=view.seat == p))
+    return typed
 
 
 @require_POST
@@ -202,9 +265,29 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     table = Table(game)
     view = seat_view(request, table)
     view = view if view is not None and view.seat is not None else None
+    if view is None and table.draft is None and _went_out_said(request, game, number):
+        table = Table(game)  # the round is now in progress, said by this phone
     if view is not None or table.draft is not None:
         return _draft_entry_response(request, game, number, view or DraftView(status=None, seat=None))
     return _entry_response(request, game, number, False, write)
+
+
+def _went_out_said(request: HtmxHttpRequest, game: Game, number: int) -> bool:
+    """A phone without a seat said who went out (or that no one did): the round is in progress for
+    every phone at once (``draft_start``), as when a seated phone says it; the hands it types are
+    sent in with its Record. Said while typing (a preview, a key), not with a Record: a round typed
+    whole and recorded at once needs no round in progress. Whether it started one."""
+    if not (request.POST.get("preview") or pressed(request.POST)) or request.POST.get("op") == "record":
+        return False
+    players = list(game.players.all())
+    state = EntryState.from_post(request.POST, players)
+    if state.winner == "" or rounds_recorded(game_id=game.pk) + 1 != number:
+        return False
+    try:
+        draft_start(game=game, number=number, winner=state.winner_name(players))
+    except ScorekeepingError:
+        return False  # the round was recorded meanwhile, say: the usual path says so
+    return True
 
 
 @require_POST

@@ -64,8 +64,11 @@ def remember(request: HttpRequest, response: HttpResponse, game_id: str) -> None
 def grant(request: HttpRequest, response: HttpResponse, game_id: str, token: str) -> None:
     """This phone may now change the game: a new session key (a session id planted before
     cannot share the right), the token's hash in the session, the token in a cookie for the
-    game's pages only, and no cache may keep the answer."""
+    game's pages only, and no cache may keep the answer. A phone that never said who it is in the
+    game is asked where it lands (the phone that made it, one that joined, one playing again)."""
     _grant_hash(request, game_id, token_hash(token))
+    if seat_taken(request, game_id) is None and seat_choice(request, game_id) is None:
+        remember_seat(request, game_id, ASK)  # asked who it is where it lands, the phone that made the game too
     response.set_cookie(
         _cookie(game_id),
         token,

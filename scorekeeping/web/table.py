@@ -22,7 +22,7 @@ from django.views.decorators.http import condition, require_safe
 from referee.engine.stories import Recap, recap
 from scorekeeping import selectors
 from scorekeeping.changes import change_line, change_told
-from scorekeeping.links import edit_path, qr_svg, share_base, view_path
+from scorekeeping.links import qr_svg, rules_path, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
 from scorekeeping.selectors import (
     CurrentRound,
@@ -47,8 +47,8 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
-from scorekeeping.web.entry import DraftView, EntryView, entry_view
-from scorekeeping.web.entry_state import EntryState
+from scorekeeping.web.entry import DraftView, EntryView, entry_view, offered_hands
+from scorekeeping.web.entry_state import NO_WINNER, EntryState
 from scorekeeping.web.pages import game_head, streamed
 from scorekeeping.web.presentation import (
     BoardRow,
@@ -139,7 +139,8 @@ class Table:
         view.status = self.draft_status
         active = view.seat.seat if view.seat else None
         if view.status is not None:
-            state = EntryState.from_draft(view.status, self.game.version, active)
+            mine = view.seat.pk if view.seat else None
+            state = EntryState.from_draft(view.status, self.game.version, active, mine=mine)
         else:
             state = EntryState(version=self.game.version, active=active)
         return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state, draft=view)
@@ -158,7 +159,7 @@ class Table:
 
     def story(self) -> list[str]:
         """The recap of a finished game in words (the table shows it under the final places)."""
-        _headline, lines = recap_lines(self.recap, _(self.rules.round_word))
+        _headline, lines = recap_lines(self.recap, self.rules)
         return lines
 
     def finish(self) -> dict[str, Any]:
@@ -169,7 +170,7 @@ class Table:
         return {
             "colour": winners[0].colour if len(winners) == 1 else "",
             "margin": told.margin,
-            "best": best_round_line(best, _(self.rules.round_word)) if best else "",
+            "best": best_round_line(best, self.rules) if best else "",
         }
 
     def speech(self) -> str:
@@ -241,10 +242,12 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "view_qr": partial(qr_svg, view_url),  # templates call it only where the code is shown
         "fragment_seconds": LIVE_FRAGMENT_SECONDS,
         "referee_query": SimpleLazyObject(table.referee_query),
+        "rules_url": rules_path(game.ruleset, list(game.variants)),
     }
-    token = phone.token_for(request, game) if editable else None
-    if token:
-        context["edit_url"] = base + edit_path(game.pk, token)
+    # The edit link itself is fetched when asked for (``games.edit_link``, kept by no cache): the
+    # page carries no secret, so it is sent compressed.
+    if editable and phone.token_for(request, game):
+        context["holds_link"] = True
         context["replaceable"] = not is_club_table(game_id=game.pk)  # a club table's is the organiser's
     context["draft_line"] = SimpleLazyObject(table.draft_line)
     view = seat_view(request, table) if editable else None
@@ -322,10 +325,10 @@ def warm(request: HtmxHttpRequest, game_id: str) -> None:
 
 
 def render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    """A page or fragment of the table. One that shows this phone the edit link is kept by no cache."""
+    """A page or fragment of the table; a recording phone's own is kept by no shared cache."""
     response = render(request, name, context, status=status)
-    if context.get("edit_url"):
-        patch_cache_control(response, no_store=True)
+    if context.get("can_edit"):
+        patch_cache_control(response, private=True)
     return response
 
 
@@ -341,6 +344,26 @@ def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     and the page polls every 5 s instead."""
     game_head(request, game_id)
     return HttpResponse(status=204)
+
+
+def _other_hands(request: HtmxHttpRequest, head: Game, mine: int) -> bool:
+    """Whether the seated phone's form (``X-Entry-Offered``: the seats of the hands it offers)
+    offers other hands than it would now."""
+    shown = request.headers.get("X-Entry-Offered")
+    if shown is None:
+        return False
+    offered = offered_hands(list(head.players.all()), mine, seats_taken(head))
+    return shown != " ".join(str(p.seat) for p in offered)
+
+
+def _other_winner(request: HtmxHttpRequest, head: Game) -> bool:
+    """Whether the phone's form (``X-Entry-Winner``: the winner it shows, "" for none chosen)
+    says another winner than the round in progress."""
+    shown = request.headers.get("X-Entry-Winner")
+    if shown is None:
+        return False
+    in_progress, seat = selectors.said_out(game_id=head.pk)
+    return in_progress and shown != (str(seat) if seat is not None else NO_WINNER)
 
 
 @require_safe
@@ -362,9 +385,15 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     # (recorded, undone) is replaced by the round's own: no phone is left on an old round.
     typed_for = form_int(request.headers.get("X-Entry-Round"), None)
     replaced = moved and not pristine and typed_for is not None and typed_for != rounds_recorded(game_id=head.pk) + 1
-    pristine = pristine or replaced
+    # An entry that shows another "who went out" than the round in progress (said on another
+    # phone) is drawn anew as the round has it; what this phone typed comes back into it (entry.js).
+    pristine = pristine or replaced or _other_winner(request, head)
     extra = {"pristine": pristine, "moved": moved, "replaced": replaced}
-    if phone.seat_taken(request, head.pk) is not None:  # its own hand's entry: its own fragment
+    mine = phone.seat_taken(request, head.pk)
+    if mine is not None:  # its own hand's entry: its own fragment
+        # A form offering other hands than the seats now call for (a phone took a seat, or left
+        # one, since it was drawn) is drawn anew; what this phone typed comes back into it.
+        extra["pristine"] = pristine or _other_hands(request, head, mine)
         context = table_context(request, head, **extra)
         return render_table(request, "scorekeeping/table.html#live", context)
     role = (

@@ -1,7 +1,21 @@
 from django.urls import path
 
 from scorekeeping.converters import GameIdConverter  # noqa: F401  (importing it registers <game:game_id>)
-from scorekeeping.web import archive, clubs, games, house, nights, pwa, recap, room, rounds, sheets, stories, table
+from scorekeeping.web import (
+    archive,
+    club_start,
+    clubs,
+    games,
+    house,
+    nights,
+    pwa,
+    recap,
+    room,
+    rounds,
+    sheets,
+    stories,
+    table,
+)
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -38,7 +52,9 @@ urlpatterns = [
     path("g/<game:game_id>/events/", table.events, name="events"),
     path("g/<game:game_id>/edit-qr.svg", games.edit_qr, name="edit-qr"),
     path("g/<game:game_id>/edit-link/", games.edit_link_replace, name="edit-link-replace"),
+    path("g/<game:game_id>/edit-link/show/", games.edit_link, name="edit-link"),
     path("g/<game:game_id>/join/<str:token>/", games.join, name="join"),
+    path("clubs/new/", club_start.club_new, name="club-new"),
     path("c/<club:club_id>/", clubs.club, name="club"),
     path("c/<club:club_id>/join/<str:token>/", clubs.club_join, name="club-join"),
     path("c/<club:club_id>/nights/<int:night_id>/", nights.night, name="club-night"),
@@ -48,6 +64,7 @@ urlpatterns = [
     path("c/<club:club_id>/season/", clubs.club_season, name="club-season"),
     path("c/<club:club_id>/records/", stories.club_records, name="club-records"),
     path("c/<club:club_id>/ladder/", stories.club_ladder, name="club-ladder"),
+    path("c/<club:club_id>/ladder/shown/", clubs.ladder_shown, name="club-ladder-shown"),
     path("c/<club:club_id>/members/<path:name>/", stories.club_member, name="club-member"),
     path("c/<club:club_id>/members/", clubs.members, name="club-members"),
     path("c/<club:club_id>/nights/new/", clubs.night_new, name="club-night-new"),

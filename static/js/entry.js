@@ -74,13 +74,24 @@ function markActive(form) {
   const active = checked(form, "active")?.value;
   form.querySelectorAll(".player-entry").forEach((block) => block.classList.toggle("active", block.dataset.seat === active));
   const send = form.querySelector("[data-send-hand]");
+  const replace = form.querySelector("[data-replace-only]");  // on a phone without a seat, beside Record
   const block = form.querySelector(`.player-entry[data-seat="${active}"]`);
-  const name = block?.querySelector(".player-name");
+  const name = block?.querySelector(".player-name")?.textContent.trim();
+  const replaces = Boolean(block?.hasAttribute("data-replaces"));
+  if (replace && name) {
+    replace.hidden = !replaces;
+    replace.textContent = replace.dataset.replaceHand.replace("{name}", name);
+  }
   if (!send || !name) return;
-  const replaces = block.hasAttribute("data-replaces");
   send.value = replaces ? "replace" : "hand";
-  send.textContent = send.dataset[replaces ? "replaceHand" : "sendHand"].replace("{name}", name.textContent.trim());
+  send.textContent = send.dataset[replaces ? "replaceHand" : "sendHand"].replace("{name}", name);
+  // Send sends the other hands typed here too (none of them in yet, the server says which): it says how many.
+  const typed = [...form.querySelectorAll(".player-entry:not(.out):not([data-replaces])")].filter((other) => other !== block &&
+    !other.querySelector(".tally.sent") && ["hand", "points"].some((kind) => form.elements[`${kind}-${other.dataset.seat}`]?.value.trim()));
+  const many = !replaces && typed.length ? JSON.parse(send.dataset.sendMany || "{}")[typed.length + 1] : null;
+  if (many) send.textContent = many;
 }
+on("input", "form[data-draft] .hand-input, form[data-draft] .points-input", (field) => markActive(field.form));
 on("change", "form[data-entry] input[name=active]", (radio) => markActive(radio.form));
 on("focusin", "form[data-draft] .points-input", (field) => {  // points mode: the field typed in is whose hand
   const radio = radioFor(field.form, field.closest(".player-entry").dataset.seat);
@@ -98,6 +109,7 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const [now, fresh] = [target, fragment].map((el) => el.cloneNode(true));
   [now, fresh].forEach((el) => {  // whose hand Send names is this phone's own choice (markActive)
     el.querySelectorAll("[data-send-hand]").forEach((button) => { button.textContent = ""; button.removeAttribute("value"); });
+    el.querySelectorAll("[data-replace-only]").forEach((button) => { button.textContent = ""; button.hidden = true; });
     el.querySelectorAll("input[type=hidden]").forEach((input) => input.remove());
   });
   if (now.innerHTML !== fresh.innerHTML) return;
@@ -106,9 +118,9 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   fragment.querySelectorAll("input[type=hidden]").forEach((input) => target.prepend(input.cloneNode()));
 });
 
-// Who went out holds no cards: not offered to tap for (the server renders it so too; its place in
-// the row stays, empty, so no other name and not the keypad moves), and the keypad moves on; in
-// points mode the first empty field takes the focus (the number keyboard opens).
+// Who went out holds no cards: not offered to tap for (the server renders it so too: no button, no
+// gap where it was), and the keypad moves on; in points mode the first empty field takes the
+// focus (the number keyboard opens).
 on("change", "form[data-entry] input[name=winner]", (winner) => {
   const form = winner.form;
   form.querySelectorAll(".player-entry").forEach((block) => block.classList.toggle("out", block.dataset.seat === winner.value));
@@ -118,6 +130,11 @@ on("change", "form[data-entry] input[name=winner]", (winner) => {
   });
   const next = form.querySelector("input[name=active]:not(:disabled)");
   if (checked(form, "active")?.disabled && next) choose(next);
+  // The phone of the player who went out, every other player with a phone: nothing to enter here.
+  const waiting = form.querySelector(".waiting-note");
+  if (waiting) waiting.hidden = Boolean(next);
+  const mine = form.querySelector(".winner-note");  // the winner's phone, hands of players without a phone offered
+  if (mine) mine.hidden = !(next && winner.value === form.dataset.mine);
   if (mode() === "points") nextPoints(form, null);
 });
 
@@ -166,33 +183,71 @@ function nextPoints(form, after) {
   next?.focus();
   return next;
 }
-on("keydown", "form[data-entry] .points-input", (field, event) => {
-  if (event.key === "Enter" && nextPoints(field.form, field)) event.preventDefault();
+// Enter ("Next") never records or sends: the table sees every hand first, and a tap on Record or
+// Send is the one that writes. It goes on to the next empty field; after the last it closes the
+// keyboard. (Without JavaScript Enter presses the form's first button, default-submit.)
+on("keydown", "form[data-entry] .points-input, form[data-entry] .hand-input", (field, event) => {
+  if (event.key !== "Enter") return;
+  event.preventDefault();
+  if (field.matches(".points-input") ? nextPoints(field.form, field) : nextHand(field)) return;
+  field.blur();
 });
+function nextHand(after) {
+  const out = checked(after.form, "winner")?.value;
+  const fields = [...after.form.querySelectorAll(".hand-input")].filter((f) => f.closest(".player-entry").dataset.seat !== out);
+  const next = fields.slice(fields.indexOf(after) + 1).find((f) => !f.value.trim());
+  next?.focus();
+  return next;
+}
 
-// What is typed is kept on the phone until the round is saved: a lost network, a reload or a
-// closed tab loses nothing. A round in progress is kept on the server instead, hand by hand.
+// What is typed is kept on the phone until the round is saved: a lost network, a reload, a
+// closed tab, or the entry drawn anew (another phone said who went out) loses nothing. With a
+// round in progress who went out is the round's, and the server keeps a hand as it is typed
+// (once the round has a winner): only the hands are kept here, and one comes back only into an
+// entry that has nothing in that hand (a hand sent in is as the server has it).
 const draftKey = (form) => `draft:${form.getAttribute("action")}:${form.elements.number?.value || ""}`;
+const handField = (el) => /^(hand|points|buys)-\d+$/.test(el.name);
 function keep(form) {
   form.dataset.dirty = "1";
-  if (form.hasAttribute("data-draft")) return;
-  const kept = [...form.elements].filter((el) => el.name && !["hidden", "submit"].includes(el.type) && (!/radio|checkbox/.test(el.type) || el.checked));
+  const inDraft = form.hasAttribute("data-draft");
+  const kept = [...form.elements].filter((el) => el.name && !["hidden", "submit"].includes(el.type) &&
+    (!/radio|checkbox/.test(el.type) || el.checked) && (!inDraft || handField(el)));
   try { localStorage.setItem(draftKey(form), JSON.stringify(Object.fromEntries(kept.map((el) => [el.name, el.value])))); } catch { /* private mode */ }
 }
 on("input", "form[data-entry]", keep);
 on("change", "form[data-entry]", keep);
-htmx.onLoad(() => {
+function restore(form, data) {  // the fields put back, the first of them
+  if (!form.hasAttribute("data-draft")) {
+    Object.entries(data).forEach(([name, value]) => form.querySelectorAll(`[name="${name}"]`).forEach((el) => {
+      if (/radio|checkbox/.test(el.type)) el.checked = el.value === value || value === "on";
+      else el.value = value;
+    }));
+    return form.querySelector(".hand-input");
+  }
+  const back = [...form.querySelectorAll(".player-entry")].filter((block) => {
+    const [hand, points, buys] = ["hand", "points", "buys"].map((kind) => form.elements[`${kind}-${block.dataset.seat}`]);
+    const stored = (field) => (field && data[field.name]) || "";
+    if (!hand || hand.value.trim() || points?.value.trim() || !(stored(hand).trim() || stored(points).trim())) return false;
+    [hand, points, buys].forEach((field) => { if (field && data[field.name] !== undefined) field.value = data[field.name]; });
+    return true;
+  });
+  const active = checked(form, "active")?.value;
+  const first = back.find((block) => block.dataset.seat === active) || back[0];
+  return first && form.elements[`hand-${first.dataset.seat}`];
+}
+htmx.onLoad((root) => {  // the entry once htmx has readied it (its previews listen): not before
   followMode();
-  const form = document.querySelector("form[data-entry]");
-  const data = form && !form.dataset.dirty && !form.hasAttribute("data-draft") && JSON.parse(stored(draftKey(form)));
-  if (!data) return;
-  Object.entries(data).forEach(([name, value]) => form.querySelectorAll(`[name="${name}"]`).forEach((el) => {
-    if (/radio|checkbox/.test(el.type)) el.checked = el.value === value || value === "on";
-    else el.value = value;
-  }));
+  const form = root.matches?.("form[data-entry]") ? root : root.querySelector?.("form[data-entry]");
+  if (!form || form.dataset.dirty) return;
+  try {  // what was kept for a round no longer the one to play goes
+    const mine = draftKey(form);
+    Object.keys(localStorage).filter((k) => k.startsWith(mine.slice(0, mine.lastIndexOf(":") + 1)) && k !== mine).forEach((k) => localStorage.removeItem(k));
+  } catch { /* private mode */ }
+  const data = JSON.parse(stored(draftKey(form)));
+  const first = data && restore(form, data);
+  if (!data || (form.hasAttribute("data-draft") && !first)) return;
   form.dataset.dirty = "1";
-  const first = form.querySelector(".hand-input");
-  if (first) changed(first);
+  if (first) changed(first);  // its preview scores it (and, with a round in progress, the server keeps it)
 });
 document.body.addEventListener("roundSaved", () => {
   try { Object.keys(localStorage).filter((k) => k.startsWith("draft:")).forEach((k) => localStorage.removeItem(k)); } catch { /* private mode */ }

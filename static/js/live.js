@@ -43,7 +43,9 @@ document.addEventListener("htmx:afterRequest", (event) => {
 });
 
 // The fetch says whether the entry may be replaced (nothing typed in it), which version and which
-// round it was typed on (an entry of a round no longer the one to play is replaced all the same);
+// round it was typed on, and who went out in it (an entry of a round no longer the one to play,
+// or that says another winner than the round in progress, is replaced all the same: what was
+// typed in it comes back, entry.js);
 // a tap made while the answer was on its way keeps the entry it was made in.
 const entryForm = () => document.querySelector("form[data-entry]");
 document.addEventListener("htmx:configRequest", (event) => {
@@ -52,7 +54,12 @@ document.addEventListener("htmx:configRequest", (event) => {
   const version = form?.querySelector("input[name=version]");
   event.detail.headers["X-Entry-Pristine"] = event.detail.elt.dataset.askedPristine = form?.dataset.dirty ? "0" : "1";
   if (version) event.detail.headers["X-Entry-Version"] = version.value;
-  if (form?.dataset.round) event.detail.headers["X-Entry-Round"] = form.dataset.round; // not on a correction
+  // The hands a seated phone's form offers: a form drawn before a phone took (or left) a seat is drawn anew.
+  if (form?.dataset.offered !== undefined) event.detail.headers["X-Entry-Offered"] = form.dataset.offered;
+  if (!form?.dataset.round) return;  // a correction: neither
+  event.detail.headers["X-Entry-Round"] = form.dataset.round;
+  // Who went out as this form shows it: one that shows otherwise than the round in progress is drawn anew.
+  event.detail.headers["X-Entry-Winner"] = form.querySelector("input[name=winner]:checked")?.value || "";
 });
 // A finger on the entry keeps it: an entry drawn anew between a key's press and its lift takes
 // no tap (the press lands on one key, the lift on its twin), and a card went missing. A fresh

@@ -2,6 +2,7 @@
 entered. Each test runs at both sizes, on the start command's server."""
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -36,16 +37,16 @@ def test_the_player_who_went_out_is_not_offered_for_entry(table_server, phone):
     tap_for = page.locator(".tap-for")
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_attached()
     page.locator("#entry .went-out label", has_text="Ana").click()  # one phone for the table: Ana went out
-    expect(tap_for.get_by_label("Tap cards for Ana")).to_be_hidden()  # its place kept, empty
+    expect(tap_for.locator("label.out")).to_have_text(["Ana"])  # in its place, drawn out (issue 49: no gap)
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_disabled()
-    expect(tap_for.locator("label:visible")).to_have_count(3)
+    expect(tap_for.locator("label:visible")).to_have_count(4)
     # With a round in progress (a phone says who it is), the page the server renders says so too.
     page.get_by_role("button", name="This is me: Ben").click()
     expect(page.get_by_role("button", name="Send in Ben's hand")).to_be_visible()
     page.locator("#entry .went-out label", has_text="Cy").click()  # Cy went out, this time
     expect(page.locator("#draft-status")).to_contain_text("Cy went out")
     page.reload()
-    expect(tap_for.get_by_label("Tap cards for Cy")).to_be_hidden()
+    expect(tap_for.locator("label.out")).to_have_text(["Cy"])
     expect(tap_for.get_by_label("Tap cards for Ana")).to_be_enabled()
     assert tap_for.get_by_label("Tap cards for Cy").is_disabled()
 
@@ -123,13 +124,21 @@ def test_the_notice_after_record_covers_no_key_and_a_card_tap_never_undoes(table
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     with urllib.request.urlopen(f"{table_server.url}/api/games/{game['id']}/", timeout=10) as answer:
         assert len(json.loads(answer.read())["rounds"]) == 1
-    # The notice went at the first tap, and the cards tapped show above the Record bar.
+    # The notice went at the first tap, and what was tapped shows above the Record bar: the cards
+    # themselves where the screen is tall enough; at 360x740 the hand is under the bar (a push no
+    # longer scrolls an idle phone's keypad away to show it, issue 49), and its points show in the
+    # bar's first row, where the thumb is.
     expect(page.locator("#entry .player-entry.active .chips button")).to_have_count(7)
-    assert page.evaluate(
-        """() => { const bar = document.querySelector('#entry .record-bar').getBoundingClientRect();
-        return Array.from(document.querySelectorAll('#entry .player-entry.active .chips button'))
-          .every((c) => c.getBoundingClientRect().bottom <= bar.top); }"""
-    )
+    if page.viewport_size["height"] >= 844:
+        assert page.evaluate(
+            """() => { const bar = document.querySelector('#entry .record-bar').getBoundingClientRect();
+            return Array.from(document.querySelectorAll('#entry .player-entry.active .chips button'))
+              .every((c) => c.getBoundingClientRect().bottom <= bar.top); }"""
+        )
+    else:
+        active = page.locator("#entry .player-entry.active .player-name").inner_text().strip()
+        expect(page.locator("#running .hands-row")).to_contain_text(re.compile(rf"{active} \d+"))
+        expect(page.locator("#running")).to_be_in_viewport()
 
 
 def _every_number_in_view(page):
@@ -210,7 +219,7 @@ def test_the_keypad_stays_put_while_a_hand_is_tapped_past_100(table_server, phon
         expect(tally).to_have_text(
             penalty
         )  # the preview came back (Mexican round 1: threes and jokers are wild, 20 each)
-        assert keypad.evaluate("k => k.getBoundingClientRect().top") == top
+        assert abs(keypad.evaluate("k => k.getBoundingClientRect().top") - top) <= 1  # a push may shift it a fraction
 
 
 def test_read_aloud_shows_an_icon_that_ships_with_the_app(table_server, phone, console_errors):
@@ -272,7 +281,7 @@ def test_a_long_hand_and_its_points_stay_above_the_record_bar(table_server, phon
         assert seen["hit"], f"card {count} is under something"
         assert seen["lastBottom"] <= seen["barTop"] and seen["pointsBottom"] <= seen["barTop"], (count, seen)
         assert seen["rows"] <= 2 and seen["text"], (count, seen)  # two rows of chips, the points line whole
-        assert keypad.evaluate("k => k.getBoundingClientRect().top") == top
+        assert abs(keypad.evaluate("k => k.getBoundingClientRect().top") - top) <= 1  # a push may shift it a fraction
     expect(page.locator("#result-1 .breakdown")).to_have_text("135 points = 3 × 15 + 9 × 10")
 
 
@@ -296,19 +305,22 @@ def test_a_hand_sent_in_is_shown_as_sent_and_replaced_only_on_purpose(table_serv
     # entry is being drawn anew by push can be lost: noted for issue 24 with the parallel-tap flake).
     expect(ana.locator("#draft-status")).to_contain_text("Cy went out")
     ana.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+    # Dee has no phone: Ana's phone enters her hand (a phone offers its own hand and the hands of
+    # the players without one, issue 49).
+    ana.locator(".tap-for label", has_text="Dee").click()
     for card in ("KC", "QC", "JC"):
         _tap(ana, ana.locator(f"#key-{card}"))
-    expect(ana.locator("#tally-0")).to_have_text("30")
-    ana.get_by_role("button", name="Send in Ana's hand").click()
-    # Ben's phone shows Ana's hand as sent; choosing it, the button says Replace.
-    expect(ben.locator("#tally-0.sent")).to_have_text("30, sent in", timeout=10_000)
-    ben.locator(".tap-for label", has_text="Ana").click()
-    expect(ben.locator("#result-0 .sent-note")).to_be_visible()
+    expect(ana.locator("#tally-3")).to_have_text("30")
+    ana.get_by_role("button", name="Send in Dee's hand").click()
+    # Ben's phone shows Dee's hand as sent; choosing it, the button says Replace.
+    expect(ben.locator("#tally-3.sent")).to_have_text("30, sent in", timeout=10_000)
+    ben.locator(".tap-for label", has_text="Dee").click()
+    expect(ben.locator("#result-3 .sent-note")).to_be_visible()
     _tap(ben, ben.locator("#key-5D"))  # a stray tap
-    expect(ben.locator("#tally-0")).to_have_text("35")
-    expect(ben.get_by_role("button", name="Send in Ana's hand")).to_have_count(0)
-    expect(ben.get_by_role("button", name="Replace Ana's hand")).to_be_visible()
-    expect(ana.locator("#tally-0")).to_have_text("30, sent in")  # nothing sent: Ana's phone unchanged
+    expect(ben.locator("#tally-3")).to_have_text("35")
+    expect(ben.get_by_role("button", name="Send in Dee's hand")).to_have_count(0)
+    expect(ben.get_by_role("button", name="Replace Dee's hand")).to_be_visible()
+    expect(ana.locator("#tally-3")).to_have_text("30, sent in")  # nothing sent: Ana's phone unchanged
     # Back on his own hand, Ben sends his own.
     ben.locator(".tap-for label", has_text="Ben").click()
     expect(ben.get_by_role("button", name="Send in Ben's hand")).to_be_visible()

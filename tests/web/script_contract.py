@@ -34,7 +34,10 @@ HOOKS: dict[str, Hook] = {
     "data-wake-webm": Hook(("table", "game-room"), ("wake.js",), "the video that keeps it awake over http"),
     "data-wake-mp4": Hook(("table", "game-room"), ("wake.js",), "the same, for Safari"),
     "data-speak": Hook(("table",), ("page.js",), "the announcement read aloud"),
-    "data-copy": Hook(("table", "rules-detail"), ("page.js",), "a Copy button: the selector of its input"),
+    "data-copy": Hook(
+        ("table", "rules-detail", "club-organiser"), ("page.js",), "a Copy button: the selector of its input"
+    ),
+    "data-share": Hook(("club-organiser",), ("page.js",), "a Share button: the selector of its link's input"),
     "data-live-poller": Hook(("club-night", "club-room", "game-room"), ("live.js",), "a poller other than the table's"),
     # The round entry.
     "#entry": Hook(("table",), ("entry.js", "place.js"), "the entry: its mode, kept in place after Record"),
@@ -60,7 +63,15 @@ HOOKS: dict[str, Hook] = {
     "data-draft": Hook(("table-draft",), ("entry.js",), "a round in progress: each hand sent in"),
     "data-send-hand": Hook(("table-draft",), ("entry.js",), "Send, with its text for a name"),
     "data-replace-hand": Hook(("table-draft",), ("entry.js",), "Replace, with its text for a name"),
-    "data-replaces": Hook(("table-draft",), ("entry.js",), "a hand another phone sent in"),
+    "data-replaces": Hook(("table-draft", "table-draft-everyone"), ("entry.js",), "a hand another phone sent in"),
+    "data-mine": Hook(("table-draft",), ("entry.js",), "the seat of a seated phone's own player"),
+    "data-offered": Hook(
+        ("table-draft",), ("live.js",), "the hands a seated phone's form offers, told on a live fetch"
+    ),
+    "data-send-many": Hook(("table-draft",), ("entry.js",), "Send's text when it sends several hands"),
+    "data-replace-only": Hook(
+        ("table-draft-everyone",), ("entry.js",), "Replace beside Record, on a phone without a seat"
+    ),
     # Every page (base.html).
     "data-autosubmit": Hook(("home",), ("page.js",), "the language list submits on change"),
     "data-offline-text": Hook(("home",), ("offline.js",), "the banner's text without a network"),

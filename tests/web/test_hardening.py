@@ -234,9 +234,11 @@ def test_no_session_holds_an_edit_token(client):
         assert game["edit_token"] not in held
     grants = decoded[-1]["games"]
     assert grants[games[0]["id"]] == hashlib.sha256(games[0]["edit_token"].encode()).hexdigest()
-    # The phone still sees the edit link to share: the token lives in its own cookie, for that game only.
-    page = phone.get(f"/g/{games[0]['id']}/").content.decode()
-    assert f"/join/{games[0]['edit_token']}/" in page
+    # The phone still sees the edit link to share, asked for (never stored): the token lives in its
+    # own cookie, for that game only.
+    assert f"/join/{games[0]['edit_token']}/" not in phone.get(f"/g/{games[0]['id']}/").content.decode()
+    shown = phone.get(f"/g/{games[0]['id']}/edit-link/show/")
+    assert f"/join/{games[0]['edit_token']}/" in shown.content.decode() and "no-store" in shown["Cache-Control"]
     cookie = phone.cookies[f"edit-{games[0]['id']}"]
     assert cookie["path"] == f"/g/{games[0]['id']}/" and cookie["httponly"]
 
@@ -311,7 +313,9 @@ def test_pages_that_carry_a_token_are_not_stored(client):
     phone = Client()
     join = phone.get(f"/g/{game['id']}/join/{game['edit_token']}/")
     assert "no-store" in join["Cache-Control"]
-    assert "no-store" in phone.get(f"/g/{game['id']}/")["Cache-Control"]
+    table = phone.get(f"/g/{game['id']}/")  # the edit link is not in it: kept by no shared cache
+    assert game["edit_token"] not in table.content.decode() and "private" in table["Cache-Control"]
+    assert "no-store" in phone.get(f"/g/{game['id']}/edit-link/show/")["Cache-Control"]
     created = phone.post(
         "/games/new/", {"ruleset": "mexican", "player": ["A", "B"], "first_dealer": "0", "op": "create"}
     )

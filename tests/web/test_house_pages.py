@@ -144,3 +144,49 @@ def test_the_ladder_takes_a_house_slug_and_refuses_an_unknown_one(client, house)
     assert unknown.status_code == 400 and "grandmas-mexican-00000000 is no ruleset" in unknown.json()["detail"]
     assert client.get(f"/ladder/?ruleset={slug}").status_code == 200
     assert client.get("/ladder/?ruleset=grandmas-mexican-00000000").status_code == 404
+
+
+def test_a_house_page_says_each_difference_from_its_base_in_words(client):
+    """Finding (issue 49): the saved house-rules page never mentioned "ace around", the table's key
+    difference from the rules it is based on."""
+    based = {"name": "Round the Corner", "based_on": "mexican", "runs": {"ace": "around"}}
+    answer = client.post("/api/rulesets/", json.dumps(based), content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    html = client.get(f"/rules/{answer.json()['slug']}/").content.decode()
+    changes = html[html.index('id="changes-title"') : html.index("</section>", html.index('id="changes-title"'))]
+    assert "Not as in Mexican Rummy" in changes
+    assert "the ace low, high or round the corner (K-A-2)" in changes
+    assert changes.count("<li>") == 1  # that one change, and nothing it did not change
+    same = {"name": "Plain Mexican", "based_on": "mexican"}
+    plain = client.post("/api/rulesets/", json.dumps(same), content_type="application/json").json()["slug"]
+    assert "Played exactly as Mexican Rummy." in client.get(f"/rules/{plain}/").content.decode()
+
+
+def test_the_table_the_recap_and_the_room_name_the_rules_played(client, house):
+    """Finding (issue 49): the table and the room screen never said which rules were played, a
+    house ruleset's name included."""
+    slug, _exact = house
+    body = {"players": ["Ana", "Ben"], "first_dealer": "Ana", "ruleset": slug}
+    game = client.post("/api/games/", json.dumps(body), content_type="application/json").json()
+    link = f'<a class="ruleset" href="/rules/{slug}/">Grandma&#x27;s Mexican</a>'
+    assert link in client.get(f"/g/{game['id']}/").content.decode()
+    assert f'href="/rules/{slug}/">Grandma&#x27;s Mexican</a>' in client.get(f"/g/{game['id']}/recap/").content.decode()
+    plain = client.post("/api/games/", json.dumps({"players": ["Ana", "Ben"]}), content_type="application/json")
+    assert (
+        '<a class="ruleset" href="/rules/mexican/">Mexican Rummy</a>'
+        in client.get(plain.json()["url"]).content.decode()
+    )
+
+
+def test_the_room_screens_name_the_rules_played(client, house):
+    from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+
+    slug, _exact = house
+    club, token = club_create(name="De Joker")
+    night = night_create(club=club, ruleset=slug, sittings=1)
+    night_present(night=night, names=["Ana", "Ben", "Cy", "Dee"])
+    drawn = sitting_draw(night=night, organiser_token=token, seed=7)
+    html = client.get(f"/c/{club.pk}/nights/{night.pk}/room/").content.decode()
+    assert '<span class="ruleset">Grandma&#x27;s Mexican</span>' in html
+    game = drawn.tables.first().game
+    assert '<span class="ruleset">Grandma&#x27;s Mexican</span>' in client.get(f"/g/{game.pk}/room/").content.decode()

@@ -118,7 +118,8 @@ def test_a_recording_phone_opens_the_table_without_loading_players_or_rounds(cli
     first.get(f"/g/{game['id']}/")
     with django_assert_max_num_queries(2):  # the game's row and the session: every part is cached
         page = second.get(f"/g/{game['id']}/").content.decode()
-    assert "Record round 2" in page and "This is me: Ben" in page and game["edit_token"] in page  # its own link
+    assert "Record round 2" in page and "This is me: Ben" in page
+    assert game["edit_token"] not in page and "Show the edit link" in page  # its own link, asked for
 
 
 def test_a_seat_is_taken_without_javascript_from_a_cached_form():

@@ -77,11 +77,16 @@ def test_a_phone_that_is_just_watching_shows_what_a_follower_sees_and_may_score_
     assert take_seat(watcher, game, 2).status_code == 302 and Seat.objects.get().player.name == "Cy"
 
 
-def test_the_maker_of_a_game_is_not_asked_who_its_phone_is(client):
+def test_the_maker_of_a_game_is_asked_who_its_phone_is_like_every_phone(client):
+    """Issue 49: the phone a game was made on was never asked; its seat buttons sat at the end of
+    the share box, and "who went out" said on it never reached the seated phones."""
     made = client.post("/games/new/", {"ruleset": "mexican", "player": NAMES, "first_dealer": "0", "op": "create"})
     html = client.get(made["Location"]).content.decode()
-    assert "Record round 1" in html and "Who is this phone?" not in html
-    assert "Each player scores their own hand" in html  # a seat is offered in the share box
+    assert "Record round 1" in html and "Who is this phone?" in html
+    assert html.index("Who is this phone?") < html.index('id="entry"')  # where it lands, above the entry
+    game_id = made["Location"].split("/")[2]
+    client.post(f"/g/{game_id}/seat/", {"player": "everyone"})  # "I enter for everyone": asked no more
+    assert "Who is this phone?" not in client.get(made["Location"]).content.decode()
 
 
 def test_a_seat_needs_the_edit_link(game):
@@ -216,33 +221,39 @@ def test_record_is_refused_when_a_hand_changed_since_the_phone_saw_it(game):
     assert {s.player.name: s.points for s in Round.objects.get().scores.all()} == {"Ana": 0, "Ben": 35, "Cy": 20}
 
 
-def test_a_hand_another_phone_sent_in_is_replaced_only_on_purpose(game):
+def test_a_hand_another_phone_sent_in_is_replaced_only_on_purpose(client):
     """Issue 22: a stray tap and Send must not replace a hand that is in. The page shows the hand
-    as sent, its button says Replace, and a plain Send for it is refused with the hand kept."""
+    as sent, its button says Replace, and a plain Send for it is refused with the hand kept. Dee
+    has no phone: any phone enters her hand."""
+    body = {"players": [*NAMES, "Dee"], "first_dealer": "Ana"}
+    game = client.post("/api/games/", body, content_type="application/json").json()
     ana, ben = phone(game), phone(game)
     take_seat(ana, game, 0)
     take_seat(ben, game, 1)
     url = f"/g/{game['id']}/rounds/"
     ana.post(url, {"number": "1", "winner": "2", "active": "0", "draft_winner": "", "preview": ""})  # Cy went out
-    sent = {"number": "1", "winner": "2", "draft_winner": "2", "active": "0", "hand-0": "KC QC JC", "op": "hand"}
+    sent = {"number": "1", "winner": "2", "draft_winner": "2", "active": "3", "hand-3": "KC QC JC", "op": "hand"}
     ana.post(url, sent)
     html = unescape(page(ben, game))
     assert 'class="tally sent">30<span class="visually-hidden">, sent in</span>' in html
     assert "Send in Ben's hand</button>" in html  # his own hand first, not sent yet
-    # Ben's phone taps a card for Ana and sends: refused, Ana's 30 kept.
-    stray = {"number": "1", "winner": "2", "draft_winner": "2", "active": "0", "hand-0": "KC QC JC 5D", "op": "hand"}
+    assert 'id="hand-0"' not in html  # Ana has a phone of her own: Ben's offers her hand no more (issue 49)
+    # Ben's phone taps a card for Dee and sends: refused, Dee's 30 kept.
+    stray = {"number": "1", "winner": "2", "draft_winner": "2", "active": "3", "hand-3": "KC QC JC 5D", "op": "hand"}
     refused = ben.post(url, stray)
     text = unescape(tags_on_one_line(refused.content.decode()))
     assert refused.status_code == 409
-    assert "Ana's hand is already in. To change it, tap Replace Ana's hand." in text
-    assert 'value="replace" data-send-hand' in text and "Replace Ana's hand</button>" in text
-    assert DraftHand.objects.get(player__name="Ana").cards == "KC QC JC"
+    assert "Dee's hand is already in. To change it, tap Replace Dee's hand." in text
+    assert 'value="replace" data-send-hand' in text and "Replace Dee's hand</button>" in text
+    assert DraftHand.objects.get(player__name="Dee").cards == "KC QC JC"
     # The deliberate act replaces it.
     replaced = ben.post(url, {**stray, "op": "replace"})
-    assert replaced.status_code == 200 and DraftHand.objects.get(player__name="Ana").cards == "KC QC JC 5D"
+    assert replaced.status_code == 200 and DraftHand.objects.get(player__name="Dee").cards == "KC QC JC 5D"
     # A player's own phone sends its own hand again without being asked.
-    again = ana.post(url, {**stray, "hand-0": "KC", "op": "hand"})
-    assert again.status_code == 200 and DraftHand.objects.get(player__name="Ana").cards == "KC"
+    own = {**stray, "active": "0", "hand-0": "KC", "op": "hand"}
+    ana.post(url, own)
+    again = ana.post(url, {**own, "hand-0": "QC"})
+    assert again.status_code == 200 and DraftHand.objects.get(player__name="Ana").cards == "QC"
 
 
 def test_the_cut_bonus_is_kept_with_the_round_in_progress_on_the_table_page(client):
@@ -281,3 +292,22 @@ def test_a_request_read_while_the_phones_own_claim_is_written_keeps_the_seat(gam
     take_seat(phone(game), game, 1)
     assert "Ben's hand is now scored on another phone." in unescape(page(dee, game))
     assert dee.session["seats"] == {game["id"]: "ask"}  # and is asked again who it is
+
+
+def test_a_record_refused_for_a_hand_this_phone_does_not_show_says_whose(client):
+    """Found by the model of the round (issue 49): Ben's phone shows his own hand and those of the
+    players without a phone; a Record refused because Ana's hand (on her own phone) is not in yet
+    said nothing at all, its reason kept for a row this phone does not draw."""
+    game = client.post("/api/games/", {"players": NAMES, "first_dealer": "Ana"}, content_type="application/json").json()
+    ana, ben = phone(game), phone(game)
+    take_seat(ana, game, 0)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    ben.post(url, {"number": "1", "winner": "2", "draft_winner": "", "active": "1", "preview": "1"})  # Cy went out
+    ben.post(url, {"number": "1", "winner": "2", "draft_winner": "2", "active": "1", "hand-1": "5D", "op": "hand"})
+    refused = ben.post(url, {"number": "1", "winner": "2", "draft_winner": "2", "op": "record"})
+    html = refused.content.decode()
+    assert refused.status_code == 422 and 'aria-label="Tap cards for Ana"' not in html
+    errors = html.split('id="entry-errors"')[1].split("</div>")[0]
+    assert "Ana&#x27;s hand is not in yet" in errors
+    assert not Round.objects.exists()

@@ -79,13 +79,21 @@ def page_table_round_7():
     return phone.get(f"/g/{game.pk}/").content.decode()
 
 
-def page_table_draft():
-    created = api_game()
+def page_table_draft(on="ben"):
+    """Ana's and Ben's phones are seated, Cy went out, Ana's phone sent in Dee's hand (Dee has no phone)."""
+    body = {"players": ["Ana", "Ben", "Cy", "Dee"], "first_dealer": "Ana"}
+    created = Client().post("/api/games/", body, content_type=JSON).json()
     ana, ben = seated(created, 0), seated(created, 1)
     url = f"/g/{created['id']}/rounds/"
     ana.post(url, {"number": "1", "winner": "2", "active": "0", "draft_winner": "", "preview": ""})
-    ana.post(url, {"number": "1", "winner": "2", "draft_winner": "2", "active": "0", "hand-0": "KC", "op": "hand"})
-    return ben.get(f"/g/{created['id']}/").content.decode()
+    ana.post(url, {"number": "1", "winner": "2", "draft_winner": "2", "active": "3", "hand-3": "KC", "op": "hand"})
+    everyone = joined(created)
+    everyone.post(f"/g/{created['id']}/seat/", {"player": "everyone"})
+    return (ben if on == "ben" else everyone).get(f"/g/{created['id']}/").content.decode()
+
+
+def page_table_draft_everyone():
+    return page_table_draft(on="everyone")
 
 
 def page_live_told():
@@ -141,6 +149,11 @@ def page_game_room():
     return phone.get(f"/g/{played(new_game(phone)).pk}/room/").content.decode()
 
 
+def page_club_organiser():
+    phone = Client()
+    return phone.get(phone.post("/clubs/new/", {"name": "De Joker", "names": "Ana\nBen"})["Location"]).content.decode()
+
+
 def page_rules_detail():
     body = {"name": "Grandma's Mexican", "based_on": "mexican"}
     slug = Client().post("/api/rulesets/", body, content_type=JSON).json()["slug"]
@@ -156,6 +169,7 @@ PAGES = {
     "table-contract": page_table_contract,
     "table-round-7": page_table_round_7,
     "table-draft": page_table_draft,
+    "table-draft-everyone": page_table_draft_everyone,
     "live-told": page_live_told,
     "refused": page_refused,
     "preview": page_preview,
@@ -164,6 +178,7 @@ PAGES = {
     "club-room": page_club_room,
     "game-room": page_game_room,
     "rules-detail": page_rules_detail,
+    "club-organiser": page_club_organiser,
 }
 
 

@@ -1,5 +1,6 @@
 """Who may do what, and the headers and escaping that keep a shared game safe."""
 
+import gzip
 import logging
 import os
 import re
@@ -106,6 +107,32 @@ def test_the_edit_links_qr_code_is_served_to_its_phone_only_and_kept_by_no_cache
     granted_without_cookie.cookies.pop(f"edit-{game['id']}")
     assert granted_without_cookie.get(address).status_code == 404  # may record, has no link to show
     assert phone.post(address).status_code == 405
+
+
+def test_the_table_page_carries_no_token_and_is_sent_compressed_the_link_comes_when_asked(client):
+    """Issue 49: the recording phone's page held the edit link, so it was kept by no cache and sent
+    uncompressed (55-64 KB). The link is now fetched when asked for, kept by no cache, never gzipped."""
+    game = create(client)
+    phone = Client()
+    phone.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    page = phone.get(f"/g/{game['id']}/", HTTP_ACCEPT_ENCODING="gzip")
+    assert page["Content-Encoding"] == "gzip" and "no-store" not in page.get("Cache-Control", "")
+    assert "private" in page["Cache-Control"]
+    html = gzip.decompress(page.content).decode()
+    assert game["edit_token"] not in html and 'id="entry"' in html and "Show the edit link" in html
+    shown = phone.get(f"/g/{game['id']}/edit-link/show/", HTTP_ACCEPT_ENCODING="gzip", HTTP_HX_REQUEST="true")
+    assert (
+        shown.status_code == 200 and "no-store" in shown["Cache-Control"] and not shown.has_header("Content-Encoding")
+    )
+    assert f'value="http://testserver/g/{game["id"]}/join/{game["edit_token"]}/"' in shown.content.decode()
+    assert "<html" not in shown.content.decode()  # the row alone, where the button was
+    assert f"/join/{game['edit_token']}/" in phone.get(f"/g/{game['id']}/edit-link/show/").content.decode()  # a page
+    assert Client().get(f"/g/{game['id']}/edit-link/show/").status_code == 403  # a phone that follows
+    without_cookie = Client()
+    without_cookie.get(f"/g/{game['id']}/join/{game['edit_token']}/")
+    without_cookie.cookies.pop(f"edit-{game['id']}")
+    assert without_cookie.get(f"/g/{game['id']}/edit-link/show/").status_code == 404
+    assert phone.post(f"/g/{game['id']}/edit-link/show/").status_code == 405
 
 
 def test_guessing_tokens_is_rate_limited(client, settings):
@@ -297,7 +324,10 @@ def test_a_new_edit_link_revokes_the_old_token_and_every_right_made_from_it(clie
     new_token = response.cookies[f"edit-{game['id']}"].value
     assert new_token != game["edit_token"] and len(new_token) == 43
     page = keeper.get(url).content.decode()
-    assert "A new edit link is made" in page and f"/join/{new_token}/" in page
+    assert (
+        "A new edit link is made" in page
+        and f"/join/{new_token}/" in keeper.get(f"{url}edit-link/show/").content.decode()
+    )
     # The phone that had joined with the old link follows only; the old link and token are refused.
     assert 'id="entry"' not in other.get(url).content.decode()
     assert other.post(f"/g/{game['id']}/rounds/", {"number": "1", "winner": "0"}).status_code == 403
