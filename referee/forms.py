@@ -51,7 +51,7 @@ class RulesetField(forms.CharField):
 
     default_error_messages = {
         "unknown": gettext_lazy(
-            "There is no ruleset {slug!r}: choose one of the list, or a saved house ruleset's link."
+            "There is no ruleset {slug!r}: choose one from the list, or a saved house ruleset's link."
         )
     }
 

@@ -354,6 +354,184 @@ def test_identities_and_round_words_read_whole_in_a_sentence(language):
         assert checked > 50
 
 
+# --- a round's name in every ruleset (issue 53) ----------------------------------------------
+
+# Where a round's name goes (``rules.round_name``: "la ronda 3", "el reparto 3", "ronde 3").
+ROUND_NAMED = ("where", "next", "found")
+# The messages whose round name or word the code gives a capital (``capfirst``): the notices told
+# to the other phones (changes.change_told), the waiting and in-progress titles, the recap's
+# deciding round, the history's lines, the Read-aloud announcement, the table's title; they are
+# read both ways. Every other one is read as the code fills it, lower-case (a fault begins so).
+CAPITALISED = {
+    "{where} recorded by {name}'s phone.",
+    "{where} corrected by {name}'s phone.",
+    "{where}: a change undone by {name}'s phone.",
+    "{where} recorded on another phone.",
+    "{where} corrected on another phone.",
+    "{where}: a change undone on another phone.",
+    "{where} is waiting",
+    "{where} in progress",
+    "{where} decided it, at the very end.",
+    "{where} decided it: {names} led from there to the end.",
+    "{round}: hands of {n}; {wilds}; {contract}.",
+    "{word} {number}: {contract}",
+    "{word} {number} recorded: {name} went out",
+    "{word} {number} recorded: no one went out",
+    "{word} {number} corrected",
+    "{word} {number} recorded.",
+    "{word} {number} saved.",
+    "{word} {number} of {last}. Give each player {dealt} cards. {wilds}. Contract: {contract}. {dealer} deals, "
+    "{first} starts. {stock} cards in the stock.",
+    "%(word)s %(n)s",
+    "%(word)s %(n)s of %(last)s",
+}
+# {last} and {round} name a round in these messages only; elsewhere a number, a rank, the word.
+LAST_NAMES_A_ROUND = {
+    "{found} is out of order here: {next} comes after {last}",
+    "{where} of {name} has no go-out layout: it is won by discarding the last card; only {last} is won by laying "
+    "the whole hand down",
+}
+ROUND_NAMES_A_ROUND = {"{round} is not played.", "{round}: hands of {n}; {wilds}; {contract}."}
+# {word} (and %(word)s) is the round's word alone ("ronda", "reparto"), except where it names a meld's kind.
+WORD_IS_NOT_A_ROUND = {"{meld} is not {word} either: {why}"}
+_PARTICIPLES = "(corregid|anotad|registrad|guardad|terminad|jugad|empezad|deshech)"
+_SPANISH_MISMATCHES = [
+    r"\b(de|a) el\b",  # del, al
+    r"\b(la|las|una|esta|primera|última|cada una)\s+repartos?\b",
+    r"\b(el|los|un|este|primer|último)\s+rondas?\b",
+    rf"\breparto \d+:? {_PARTICIPLES}as?\b",  # "El reparto 3: corregida"
+    rf"\bronda \d+:? {_PARTICIPLES}os?\b",
+]
+
+
+def _round_forms(language):
+    """Each ruleset's round name and word, as the code fills them, lower-case and capitalised."""
+    from django.utils import translation
+
+    from referee.engine import RULESETS
+    from referee.engine.i18n import capfirst
+
+    with translation.override(language):
+        return {
+            slug: {"name": rules.round_name(3), "word": translation.gettext(rules.round_word)}
+            for slug, rules in RULESETS.items()
+        } | {"capfirst": capfirst}
+
+
+def _round_placeholders(msgid):
+    """The placeholders of ``msgid`` a round's name or word fills: {name: "name" or "word"}."""
+    import re
+
+    found = {}
+    for name in {a or b for a, b in re.findall(r"\{(\w+)\}|%\((\w+)\)s", msgid)}:
+        named = {"last": msgid in LAST_NAMES_A_ROUND, "round": msgid in ROUND_NAMES_A_ROUND}
+        if name in ROUND_NAMED or named.get(name):
+            found[name] = "name"
+        elif name == "word" and msgid not in WORD_IS_NOT_A_ROUND:
+            found[name] = "word"
+    return found
+
+
+def _fill(text, values):
+    import re
+
+    text = re.sub(r"\{(\w+)(?:![rs])?\}", lambda m: values.get(m.group(1), "7"), text)
+    return re.sub(r"%\((\w+)\)[sd]", lambda m: values.get(m.group(1), "7"), text)
+
+
+def _round_faults(language, text):
+    """What is wrong with a sentence that names a round: a contracted article (de el), an article
+    or adjective of the other gender, a capital in mid-sentence."""
+    import re
+
+    faults = []
+    if language == "es":
+        faults += [p for p in _SPANISH_MISMATCHES if re.search(p, text, re.IGNORECASE)]
+    if language == "nl":
+        faults += [p for p in (r"\bhet ronde\b", r"\bde de\b") if re.search(p, text, re.IGNORECASE)]
+    for m in re.finditer(r"\b(La|El|Los|Las|Ronda|Reparto|Ronde)\b", text):
+        before = text[: m.start()].rstrip()
+        if before and before[-1] not in ".!?¿¡":
+            faults.append(f"capital in mid-sentence: {m.group(0)}")
+    return faults
+
+
+@pytest.mark.parametrize("language", ["es", "nl"])
+def test_a_round_name_agrees_with_its_sentence_in_every_ruleset(language):
+    """Issue 53: every message that takes a round's name (or word), rendered for each of the five
+    rulesets (a round in Mexican Rummy, a deal in the Contract family: "la ronda 3", "el reparto 3"),
+    reads right: no "de el reparto", no "La Reparto 3", no "corregida" after a deal, no capital
+    article in mid-sentence."""
+    forms = _round_forms(language)
+    capfirst = forms.pop("capfirst")
+    assert len(forms) == 5 and {f["word"] for f in forms.values()} >= (
+        {"ronda", "reparto"} if language == "es" else {"ronde"}
+    )
+    wrong, checked = [], 0
+    for entry in _catalogue(language):
+        placeholders = _round_placeholders(entry.msgid)
+        if not placeholders:
+            continue
+        for text in _translations(entry):
+            for slug, form in forms.items():
+                values = {name: form[kind] for name, kind in placeholders.items()}
+                variants = [values]
+                if entry.msgid in CAPITALISED:
+                    first = next(n for n in placeholders if entry.msgid.startswith((f"{{{n}}}", f"%({n})s")))
+                    variants.append(values | {first: capfirst(values[first])})
+                for filled in variants:
+                    sentence = _fill(text, filled)
+                    checked += 1
+                    wrong += [(entry.msgid, slug, sentence, f) for f in _round_faults(language, sentence)]
+    assert wrong == []
+    assert checked > 300
+
+
+@pytest.mark.parametrize("language", ["es", "nl"])
+def test_the_code_names_a_round_with_its_article_in_every_ruleset(language):
+    """The same, through the code that fills them: a change told to the other phones, an undo, the
+    recap's lines, a refused round number."""
+    from django.utils import translation
+
+    from referee.engine import RULESETS
+    from referee.engine.stories import BestRound, Comeback, Recap, Swing
+    from scorekeeping.changes import change_clause, change_told, undo_notice
+    from scorekeeping.errors import InvalidInput
+    from scorekeeping.models import Change
+    from scorekeeping.services.rounds import refuse_number
+    from scorekeeping.web.recap import best_round_line, recap_lines
+
+    places = [(1, "Ana", 20), (2, "Ben", 45)]
+    told = [
+        Recap(
+            ["Ana"],
+            places,
+            3,
+            Swing(3, "Ana", "Ben", 40),
+            [(1, ["Ben"]), (2, ["Ana"]), (3, ["Ana"])],
+            Comeback("Ana", 30, 2),
+        ),
+        Recap(["Ana"], places, 2, None, [(1, ["Ben"]), (2, ["Ana"]), (3, ["Ana"])], None),
+    ]
+    wrong = []
+    with translation.override(language):
+        for slug, rules in RULESETS.items():
+            said = []
+            for action in Change.Action:
+                for by in ("", "Ana"):
+                    change = Change(action=action, round_number=3, by=by)
+                    said += [change_told(rules, change), change_clause(rules, change), undo_notice(rules, change)]
+            for recap in told:
+                said += recap_lines(recap, rules)[1]
+            said.append(best_round_line(BestRound(3, "Ana", 12), rules))
+            with pytest.raises(InvalidInput) as refused:
+                refuse_number(rules, rules.last_round + 1, rules.last_round)
+            said.append(str(refused.value))
+            wrong += [(slug, s, f) for s in said for f in _round_faults(language, s)]
+            assert any(rules.round_name(3) in s for s in said), slug
+    assert wrong == []
+
+
 # The checks that name their languages by hand: a language in settings.LANGUAGES that one of
 # them leaves out is untested there, so adding a language fails here until each names it.
 HAND_WRITTEN = [
@@ -361,6 +539,8 @@ HAND_WRITTEN = [
     test_the_language_follows_the_browser,
     test_each_request_speaks_its_own_language,
     test_identities_and_round_words_read_whole_in_a_sentence,
+    test_a_round_name_agrees_with_its_sentence_in_every_ruleset,
+    test_the_code_names_a_round_with_its_article_in_every_ruleset,
 ]
 
 

@@ -504,9 +504,12 @@ def layoff_size_reasons(
     if count < held or (count == held and not rules.going_out_discard):
         return []
     if not rules.going_out_discard:
-        message = _(
+        message = ngettext(
             "after laying down the contract ({least} or more of its cards) a hand in {where} holds at most {held} "
-            "cards after the draw: at most {held} can be laid off, not {n}"
+            "card after the draw: at most {held} can be laid off, not {n}",
+            "after laying down the contract ({least} or more of its cards) a hand in {where} holds at most {held} "
+            "cards after the draw: at most {held} can be laid off, not {n}",
+            held,
         )
         return [message.format(least=least, where=rules.round_name(number), held=held, n=count)]
     most = max(held - 1, 0)

@@ -199,7 +199,7 @@ class _Reader:
             self.fault(key, _("must be an object"))
             return {}
         for unknown in sorted(str(k)[:40] for k in value if k not in keys)[:5]:
-            self.fault(f"{key}.{unknown}", _("is no key here (known: {keys})").format(keys=", ".join(keys)))
+            self.fault(f"{key}.{unknown}", _("is not a key here (known: {keys})").format(keys=", ".join(keys)))
         return {k: v for k, v in value.items() if k in keys}
 
     def number(self, value: object, key: str, low: int, high: int) -> int:

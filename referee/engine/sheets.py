@@ -193,10 +193,11 @@ def _read(read: ReadSheet, rows: Sequence[Sequence[Value]], rules: Rules, sheet:
     if body and first and _text(body[-1][1][0]).casefold() in TOTALS:
         totals = body.pop()
     if len(body) > rules.last_round:
-        fault(
-            where(body[rules.last_round][0]),
-            _("{title} has {n} rounds; the sheet goes on").format(title=rules.display_name, n=rules.last_round),
+        message = ngettext(
+            "{title} has {n} {word}; the sheet goes on", "{title} has {n} {words}; the sheet goes on", rules.last_round
         )
+        words = {"word": _(rules.round_word), "words": _(rules.round_plural)}
+        fault(where(body[rules.last_round][0]), message.format(title=rules.display_name, n=rules.last_round, **words))
         return
     sums = dict.fromkeys(read.players, 0)
     for number, (r, row) in enumerate(body, start=1):
@@ -370,8 +371,15 @@ class _Export:
             if number == current:
                 groups[-1][1].append((r, row))
             elif number == current + 1 and number > rules.last_round:
-                message = _("{title} has {n} rounds; the sheet goes on")
-                self.fault(self.where(r, "round"), message.format(title=rules.display_name, n=rules.last_round))
+                message = ngettext(
+                    "{title} has {n} {word}; the sheet goes on",
+                    "{title} has {n} {words}; the sheet goes on",
+                    rules.last_round,
+                )
+                words = {"word": _(rules.round_word), "words": _(rules.round_plural)}
+                self.fault(
+                    self.where(r, "round"), message.format(title=rules.display_name, n=rules.last_round, **words)
+                )
                 break
             elif number == current + 1:
                 groups.append((number, [(r, row)]))
@@ -474,7 +482,7 @@ class _Export:
                 )
             out = _text(self.cell(row, "went out"))
             if out.casefold() == "yes" and winner is not None:
-                message = _("{name} went out of {where} already: one player goes out")
+                message = _("{name} already went out in {where}: one player goes out")
                 self.fault(self.where(r, "went out", name), message.format(name=winner, where=where))
             elif out.casefold() == "yes":
                 winner = name

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.engine import Rules
 from referee.engine.cards import rank_text
@@ -61,9 +62,13 @@ def refuse_number(rules: Rules, number: int, recorded: int) -> None:
         message = _("Someone already recorded {where} (on another phone?); correct it instead")
         raise Conflict(message.format(where=where), "number")
     if number > rules.last_round:
-        message = _("{title} has {last} {words}; there is no {where}")
-        words = _(rules.round_plural)
-        raise InvalidInput(message.format(title=rules.title, last=rules.last_round, words=words, where=where), "number")
+        message = ngettext(
+            "{title} has {last} {word}; there is no {where}",
+            "{title} has {last} {words}; there is no {where}",
+            rules.last_round,
+        )
+        words = {"word": _(rules.round_word), "words": _(rules.round_plural)}
+        raise InvalidInput(message.format(title=rules.title, last=rules.last_round, where=where, **words), "number")
     if number != recorded + 1:
         message = _("Out of order: {next} is next, not {where}")
         raise InvalidInput(message.format(where=where, next=rules.round_name(recorded + 1)), "number")

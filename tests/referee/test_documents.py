@@ -47,7 +47,7 @@ def test_a_document_based_on_a_ruleset_changes_only_what_it_names():
 @pytest.mark.parametrize(
     ("change", "key", "said"),
     [
-        ({"colour": "red"}, "document.colour", "is no key here"),
+        ({"colour": "red"}, "document.colour", "is not a key here"),
         ({"players": {"min": 1, "max": 4}}, "players.min", "from 2 to 10, not 1"),
         ({"players": {"min": 5, "max": 4}}, "players", "max (4) is below min (5)"),
         ({"deck": {"packs": 9, "jokers": 4}}, "deck.packs", "from 1 to 4, not 9"),

@@ -81,13 +81,13 @@ def test_house_rules_are_never_listed(client, saved):
 
 DEEP = '{"name": "Deep", "based_on": "mexican", "players": ' + "[" * 1000 + "]" * 1000 + "}"
 HOSTILE = [
-    ("unknown key", {"name": "X", "based_on": "mexican", "colour": "red"}, 400, "document.colour", "is no key"),
+    ("unknown key", {"name": "X", "based_on": "mexican", "colour": "red"}, 400, "document.colour", "is not a key"),
     (
         "unknown inner key",
         {"name": "X", "based_on": "mexican", "players": {"min": 2, "max": 4, "x": 1}},
         400,
         "players.x",
-        "is no key",
+        "is not a key",
     ),
     ("a list", [], 400, "document", "must be an object"),
     ("a string", '"open"', 400, "document", "must be an object"),

@@ -208,7 +208,7 @@ def tampered(sheet, *changes):
             [(5, "G", "31"), (5, "I", "31")],
             "sheet 1, row 5, column G (Ana): In round 2 every card scores 5, 10, 15 or 20: 31 is not a possible total",
         ),
-        ([(5, "E", "yes")], "sheet 1, row 6, column E (Ben): Ana went out of round 2 already: one player goes out"),
+        ([(5, "E", "yes")], "sheet 1, row 6, column E (Ben): Ana already went out in round 2: one player goes out"),
         ([(7, "F", "2D 9H ZZ")], "sheet 1, row 7, column F (Cy): Cy: card 3: 'ZZ' is not a card"),
         ([(6, "D", "Dee")], "sheet 1, row 6, column D: There is no player named 'Dee' in this game"),
         ([(7, "D", "Ben")], "sheet 1, row 7, column D (Ben): Ben has a row here already"),
