@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget, trigger_client_event
 
 from referee.keypad import pressed
 from scorekeeping.changes import undo_notice
@@ -170,7 +170,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
             draft_start(game=game, number=number, winner=state.winner_name(players), cut_bonus=cut_bonus)
             if op == "record" and version is not None:
                 version = _seen(game, None)  # its own change moved the round on: not another phone's
-        if state.winner == "":  # not chosen on this phone: who went out is the round's, whoever said it
+        else:  # not changed on this phone (or not chosen): who went out is the round's, whoever said it
             state.winner = _said(game, number, state.winner)
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
             # A phone entering for the table sends in what it typed, with the Record.
@@ -262,6 +262,9 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
     if number == 0 or (current is None and "tap" not in request.POST):
         return _entry_conflict_finished(request, game)
+    typing = request.POST.get("preview") or pressed(request.POST)
+    if current is not None and posted < current.number and typing and request.POST.get("op") != "record":
+        return _moved_on(request, game)
     table = Table(game)
     view = seat_view(request, table)
     view = view if view is not None and view.seat is not None else None
@@ -270,6 +273,18 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if view is not None or table.draft is not None:
         return _draft_entry_response(request, game, number, view or DraftView(status=None, seat=None))
     return _entry_response(request, game, number, False, write)
+
+
+def _moved_on(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A tap on a phone that missed a Record (its stream dropped): the round it types was recorded
+    on another phone. Nothing is written for a round already recorded; the phone is shown the round
+    the game is on, and told why (found by the model of the round, issue 49)."""
+    fresh = game_get(game_id=game.pk)
+    told = _("The round you were entering was recorded on another phone: this is the next one.")
+    context = table_context(request, fresh, conflict=told)
+    if not request.htmx:
+        return render_table(request, "scorekeeping/table.html", context)
+    return retarget(reswap(render_table(request, "scorekeeping/table.html#body", context), "innerHTML"), "#table-body")
 
 
 def _went_out_said(request: HtmxHttpRequest, game: Game, number: int) -> bool:

@@ -311,3 +311,43 @@ def test_a_record_refused_for_a_hand_this_phone_does_not_show_says_whose(client)
     errors = html.split('id="entry-errors"')[1].split("</div>")[0]
     assert "Ana&#x27;s hand is not in yet" in errors
     assert not Round.objects.exists()
+
+
+def test_a_card_tapped_on_a_phone_that_missed_a_new_winner_is_kept(game):
+    """Found by the model of the round (issue 49): Ben's phone, its stream dropped, still showed
+    "Ben went out" when Ana's phone said Ana did; the card Ben then tapped for his own hand was not
+    kept on the server (the form's stale winner was taken for the round's)."""
+    ana, ben = phone(game), phone(game)
+    take_seat(ana, game, 0)
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    ana.post(url, {"number": "1", "winner": "1", "draft_winner": "", "active": "0", "preview": "1"})
+    ana.post(url, {"number": "1", "winner": "0", "draft_winner": "1", "active": "1", "preview": "1"})
+    assert Draft.objects.get().winner.name == "Ana"
+    ben.post(url, {"number": "1", "winner": "1", "draft_winner": "1", "active": "1", "hand-1": "", "tap": "5D"})
+    assert Draft.objects.get().winner.name == "Ana"  # Ben's phone changed nothing it did not change
+    kept = DraftHand.objects.get(player__name="Ben")
+    assert kept.cards.split() == ["5D"] and not kept.done
+
+
+def test_a_tap_for_a_round_recorded_meanwhile_shows_the_round_to_play(game, client):
+    """Found by the model of the round (issue 49): a phone whose stream dropped said who went out
+    for a round another phone had recorded; nothing told it, and its taps went to the old round."""
+    keeper = phone(game)
+    take_seat(keeper, game, "everyone")
+    body = {"number": 1, "winner": "Ana", "points": {"Ben": 5, "Cy": 10}}
+    headers = {"X-Game-Token": game["edit_token"]}
+    assert (
+        client.post(
+            f"/api/games/{game['id']}/rounds/", body, content_type="application/json", headers=headers
+        ).status_code
+        == 201
+    )
+    url = f"/g/{game['id']}/rounds/"
+    answer = keeper.post(
+        url, {"number": "1", "version": "1", "winner": "2", "preview": "1"}, headers={"HX-Request": "true"}
+    )
+    html = answer.content.decode()
+    assert answer["HX-Retarget"] == "#table-body" and answer["HX-Reswap"] == "innerHTML"
+    assert "Record round 2" in html and "recorded on another phone: this is the next one" in html
+    assert not Draft.objects.exists() and Round.objects.count() == 1

@@ -228,8 +228,12 @@ class RoundModel(RuleBasedStateMachine):
         active = (
             str(phone.seat) if phone.seat is not None and phone.seat != int(winner if winner != "none" else -1) else ""
         )
+        stale = phone.number < self._current()  # its stream dropped: it missed a Record
         status, _html = self._post(phone, self._form(phone, preview="1", active=active))
         self.steps.append(f"{who} says {winner} went out: {status}")
+        if stale:  # nothing is said for a round already recorded; the phone is shown the round to play
+            assert phone.number == self._current(), (phone.number, self.steps[-6:])
+            return
         if status == 200:
             draft = self._draft()
             assert draft is not None and draft["number"] == phone.number
@@ -248,8 +252,12 @@ class RoundModel(RuleBasedStateMachine):
         card = pool[len(hand)]
         data = self._form(phone, tap=card, active=str(phone.seat))
         data[f"hand-{phone.seat}"] = " ".join(hand)
+        stale = phone.number < self._current()
         status, _html = self._post(phone, data)
         self.steps.append(f"{who} taps {card}: {status}")
+        if stale:  # a card for a round already recorded: not kept; the phone is shown the round to play
+            assert phone.number == self._current(), (phone.number, self.steps[-6:])
+            return
         if status == 200:
             phone.typed[phone.seat] = [*hand, card]
             draft = self._draft()
