@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget, trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.keypad import pressed
 from scorekeeping.changes import undo_notice
@@ -263,7 +263,13 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if number == 0 or (current is None and "tap" not in request.POST):
         return _entry_conflict_finished(request, game)
     typing = request.POST.get("preview") or pressed(request.POST)
-    if current is not None and posted < current.number and typing and request.POST.get("op") != "record":
+    if (
+        not request.htmx
+        and current is not None
+        and posted < current.number
+        and typing
+        and request.POST.get("op") != "record"
+    ):
         return _moved_on(request, game)
     table = Table(game)
     view = seat_view(request, table)
@@ -276,15 +282,13 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 def _moved_on(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """A tap on a phone that missed a Record (its stream dropped): the round it types was recorded
-    on another phone. Nothing is written for a round already recorded; the phone is shown the round
-    the game is on, and told why (found by the model of the round, issue 49)."""
+    """A tap on a page without scripts for a round another phone recorded meanwhile: nothing is
+    written for it; the page shows the round the game is on, and says why (found by the model of
+    the round, issue 49). With scripts the push replaces such an entry (``live``), and a preview
+    still on its way from this phone's own Record is let be: it changes nothing."""
     fresh = game_get(game_id=game.pk)
     told = _("The round you were entering was recorded on another phone: this is the next one.")
-    context = table_context(request, fresh, conflict=told)
-    if not request.htmx:
-        return render_table(request, "scorekeeping/table.html", context)
-    return retarget(reswap(render_table(request, "scorekeeping/table.html#body", context), "innerHTML"), "#table-body")
+    return render_table(request, "scorekeeping/table.html", table_context(request, fresh, conflict=told))
 
 
 def _went_out_said(request: HtmxHttpRequest, game: Game, number: int) -> bool:
