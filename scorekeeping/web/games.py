@@ -168,19 +168,28 @@ def edit_link_replace(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return response
 
 
+def _own_edit_link(request: HtmxHttpRequest, game_id: str) -> tuple[Game, str | None]:
+    """The game and its edit link for a phone that may record and keeps the token (None: it may
+    not record, 403); 404 for the grant without the token's cookie (no link to show)."""
+    head = game_head(request, game_id)
+    if not phone.can_edit(request, head):
+        return head, None
+    token = phone.token_for(request, head)
+    if token is None:
+        raise Http404
+    base, _source = share_base(request)
+    return head, base + edit_path(head.pk, token)
+
+
 @require_safe
 def edit_link(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The edit link, to copy, for a phone that may record and keeps the token: fetched when asked
     for ("Show the edit link"), so that the table page carries no secret and is sent compressed.
     This answer is the token: kept by no cache, never compressed (CompressionMiddleware)."""
-    head = game_head(request, game_id)
-    if not phone.can_edit(request, head):
+    head, url = _own_edit_link(request, game_id)
+    if url is None:
         return HttpResponse(status=403)
-    token = phone.token_for(request, head)
-    if token is None:  # the grant without the token's cookie: this phone has no link to show
-        raise Http404
-    base, _source = share_base(request)
-    context = {"game": head, "edit_url": base + edit_path(head.pk, token)}
+    context = {"game": head, "edit_url": url}
     name = "scorekeeping/edit_link.html" + ("#row" if request.htmx else "")
     response = render(request, name, context)
     patch_cache_control(response, no_store=True)
@@ -193,14 +202,10 @@ def edit_qr(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The edit link's QR code, for a phone that may record and keeps the token (the table shows
     it when "Edit link" is opened). Encoded for each request and kept by no cache: it is the
     token, in another form."""
-    head = game_head(request, game_id)
-    if not phone.can_edit(request, head):
+    _head, url = _own_edit_link(request, game_id)
+    if url is None:
         return HttpResponse(status=403)
-    token = phone.token_for(request, head)
-    if token is None:  # the grant without the token's cookie: this phone has no link to show
-        raise Http404
-    base, _source = share_base(request)
-    response = HttpResponse(qr_document(base + edit_path(head.pk, token)), content_type="image/svg+xml")
+    response = HttpResponse(qr_document(url), content_type="image/svg+xml")
     patch_cache_control(response, no_store=True)
     return response
 
