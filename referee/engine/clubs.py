@@ -17,8 +17,10 @@ Pure Python, no Django: the services map names to rows and call these.
 - ``running_totals``: before any table of the night has finished, every player of the tables
   under way ranked by their game's total so far, as a table ranks them (the lower total first,
   ties as the ruleset breaks them).
+- ``night_lines``: each player's own night, sitting by sitting: the table, who they sat with,
+  their place and total there and what the place earned.
 - ``season_standings``: each player's best N nights (all by default), a minimum number of
-  nights for the title.
+  nights for the title, and how many more nights each still needs for it.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from functools import cache
 from typing import TypeVar
 
 from .errors import RefereeError
-from .i18n import ngettext
+from .i18n import _, ngettext
 from .rulesets import Rules
 from .standings import standing_key
 
@@ -229,6 +231,53 @@ def night_standings(
     return _placed(rows, lambda r: (figure(r), r.tiebreak))
 
 
+def scoring_words(scoring: str, sizes: Sequence[int] = ()) -> list[str]:
+    """The night's scoring said as a person would, for the table sizes played (``sizes``)."""
+    if scoring == "rank":
+        lines = [_("At each table every place earns points; ties share their places' points. The night adds them up.")]
+        for size in sorted(set(sizes)):
+            pot = RANK_POINTS.get(size) or RANK_POINTS[max(RANK_POINTS)]
+            places = ", ".join(f"{place}: {points}" for place, points in enumerate(pot[:size], 1))
+            lines.append(_("A table of {n}: {places}.").format(n=size, places=places))
+    else:
+        lines = [
+            _(
+                "At each table a player scores the share of the others they finished ahead of (a tie counts half),"
+                " as a percentage; the night averages the sittings played."
+            )
+        ]
+    lines.append(_("Equal figures: the player who finished further ahead of their tables' average total goes first."))
+    return lines
+
+
+@dataclass(frozen=True)
+class Sat:
+    """One sitting of a player's night: the table, the others there (in seat order), the place
+    and total, and what the place earned (the percentage and the rank points)."""
+
+    sitting: int
+    table: int
+    others: tuple[str, ...]
+    place: int
+    total: int
+    percent: float
+    points: float
+
+
+def night_lines(tables: Sequence[tuple[int, int, Sequence[Seat]]], *, lowest_wins: bool = True) -> dict[str, list[Sat]]:
+    """Each player's finished tables of the night (``tables``: sitting, table number, seats in seat
+    order), in the order given (sitting, then table)."""
+    lines: dict[str, list[Sat]] = {}
+    for sitting, number, seats in tables:
+        scores = table_scores(seats, lowest_wins=lowest_wins)
+        for seat in seats:
+            percent, points, _margin = scores[seat.player]
+            others = tuple(s.player for s in seats if s.player != seat.player)
+            sat = Sat(sitting, number, others, seat.place, seat.total, round(percent, 2), points)
+            lines.setdefault(seat.player, []).append(sat)
+    return lines
+
+
 @dataclass(frozen=True)
 class Running:
     """One player's game so far at a table still playing: the total and rounds won, with places
@@ -261,6 +310,7 @@ class SeasonStanding:
     percent: float
     qualified: bool
     place: int
+    to_go: int = 0  # the nights still needed for the title
 
 
 Ranked = TypeVar("Ranked", Standing, SeasonStanding, Running)
@@ -289,6 +339,7 @@ def season_standings(
     for player, figures in played.items():
         counted = sorted(figures, reverse=True)[: best or len(figures)]
         average = round(sum(counted) / len(counted), 2)
-        rows.append(SeasonStanding(player, len(figures), len(counted), average, len(figures) >= minimum, 0))
+        short = max(0, minimum - len(figures))
+        rows.append(SeasonStanding(player, len(figures), len(counted), average, not short, 0, short))
     rows.sort(key=lambda r: (not r.qualified, -r.percent, r.player.casefold()))
     return _placed(rows, lambda r: (r.qualified, r.percent))

@@ -435,3 +435,46 @@ def recap(game: PlayedGame) -> Recap:
     overcome, when, winner = deficit_overcome(game)
     comeback = Comeback(winner, overcome, when) if winner is not None and when is not None else None
     return Recap(winners, places, deciding, swing, best, comeback, margin_of(winners, places), best_round(game))
+
+
+# --- a club night's best moments ----------------------------------------------------------------
+
+BEST_ROUND = "best round"
+MOMENT_TITLES = (BEST_ROUND, COMEBACK, LOWEST_TOTAL, MOST_OUT)
+
+
+@dataclass(frozen=True)
+class Moment:
+    title: str  # one of MOMENT_TITLES
+    player: str
+    value: int  # points ahead of the table, points behind, a game total, rounds gone out
+    game: str
+    round: int | None = None  # the round it happened in (the best round; the comeback's deepest point)
+
+
+def moments(games: Sequence[PlayedGame]) -> list[Moment]:
+    """The best moments of a few games (a club night's): the best round against the table, the
+    biggest comeback, the lowest game total and the most rounds gone out in one game, each once
+    (the earliest game played on a tie), over the finished games of the first ruleset played."""
+    played = [g for g in in_played_order(games) if g.finished]
+    if not played:
+        return []
+    played = [g for g in played if g.ruleset == played[0].ruleset]
+    found: list[Moment] = []
+    best: tuple[BestRound, str] | None = None
+    comeback: Moment | None = None
+    for game in played:
+        top = best_round(game)
+        if top is not None and (best is None or top.ahead > best[0].ahead):
+            best = (top, game.game)
+        overcome, when, winner = deficit_overcome(game)
+        if winner is not None and overcome > 0 and (comeback is None or overcome > comeback.value):
+            comeback = Moment(COMEBACK, winner, overcome, game.game, when)
+    if best is not None:
+        found.append(Moment(BEST_ROUND, best[0].player, best[0].ahead, best[1], best[0].round))
+    if comeback is not None:
+        found.append(comeback)
+    for record in records(played):
+        if record.title in (LOWEST_TOTAL, MOST_OUT):
+            found.append(Moment(record.title, record.player, record.value, record.game))
+    return sorted(found, key=lambda m: MOMENT_TITLES.index(m.title))

@@ -12,19 +12,24 @@ from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery, Sum
 
 from referee.engine.clubs import (
     Running,
+    Sat,
     SeasonStanding,
     Seat,
     Standing,
+    night_lines,
     night_standings,
     running_totals,
+    scoring_words,
     season_standings,
 )
+from referee.engine.stories import Moment, moments
 from referee.rulebook import rules_for
 from scorekeeping.errors import NotFound
 from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Sitting
 from scorekeeping.selectors import Standing as GameStanding
 from scorekeeping.selectors import placed
 from scorekeeping.selectors.seated import MemberName, SeatedPlayer
+from scorekeeping.selectors.stories import Table, folded
 
 
 def club_get(*, club_id: str) -> Club:
@@ -205,6 +210,46 @@ def night_results(night: Night, tables: dict[int, list[TableState]] | None = Non
     states = night_tables(night) if tables is None else tables
     finished = [_seats(s) for sitting in states.values() for s in sitting if s.finished]
     return night_standings(finished, night.scoring, lowest_wins=rules_for(night.ruleset, night.variants).lowest_wins)
+
+
+@dataclass(frozen=True)
+class NightTold:
+    """A night told as its results: the standings, the scoring in words, each player's own night
+    (``Sat`` per finished table), the best moments, and where each game was played."""
+
+    standings: list[Standing]
+    scoring: list[str]
+    lines: dict[str, list[Sat]]
+    moments: list[Moment]
+    where: dict[str, tuple[int, int]]  # a game's id -> its sitting and table number
+
+
+def night_told(night: Night, tables: dict[int, list[TableState]]) -> NightTold:
+    """``night``'s results so far from its tables (``night_tables``): the standings and lines of
+    every finished table, the moments of its finished games (three queries more)."""
+    lowest_wins = rules_for(night.ruleset, night.variants).lowest_wins
+    done = [(n, s) for n, sitting in sorted(tables.items()) for s in sitting if s.finished]
+    lines = night_lines([(n, s.table.number, _seats(s)) for n, s in done], lowest_wins=lowest_wins)
+    date = night.date.isoformat()
+    games = [
+        Table(
+            s.table.game_id,
+            night.ruleset,
+            tuple(night.variants),
+            date,
+            tuple(m.name for m in s.members),
+            order=(date, night.pk, n, s.table.number),
+        )
+        for n, s in done
+        if not s.ended
+    ]
+    return NightTold(
+        night_results(night, tables),
+        scoring_words(night.scoring, sorted({len(s.members) for _n, s in done})),
+        lines,
+        moments(folded(games)) if games else [],
+        {s.table.game_id: (n, s.table.number) for n, sitting in tables.items() for s in sitting},
+    )
 
 
 def night_running(night: Night, tables: dict[int, list[TableState]]) -> list[Running]:

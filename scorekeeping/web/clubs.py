@@ -5,6 +5,7 @@ club's pages) so that the club page shows the organiser each table's edit link."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -126,6 +127,7 @@ def club_season(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     found = club_get(club_id=club_id)
     form = SeasonForm(request.GET or None)
     rows = []
+    data: dict[str, Any] = {}
     if not request.GET or form.is_valid():
         data = form.cleaned_data if request.GET else {}
         rows = season(
@@ -135,7 +137,9 @@ def club_season(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
             best=data.get("best"),
             minimum=data.get("minimum") or 1,
         )
-    return render(request, "clubs/season.html", {"club": found, "form": form, "standings": rows})
+    minimum = data.get("minimum") or 1
+    context = {"club": found, "form": form, "standings": rows, "best": data.get("best"), "minimum": minimum}
+    return render(request, "clubs/season.html", context)
 
 
 def _leader(state: TableState) -> str:

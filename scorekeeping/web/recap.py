@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -150,34 +151,30 @@ def recap_svg(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-def _font(size: int) -> Font:
+def font_of(size: int) -> Font:
     return ImageFont.load_default(size=size)
 
 
 def recap_png(told: Told) -> bytes:
     """The recap as a PNG, 1200x630: the headline, the places, the story."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), "#0b6e4f")
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((24, 24, WIDTH - 24, HEIGHT - 24), fill="#f6f4ee")
-    draw.text((64, 56), told.headline, fill="#0b6e4f", font=_font(56))
+    image, draw = canvas()
+    draw.text((64, 56), told.headline, fill="#0b6e4f", font=font_of(56))
     y = 150
     for place, name, total in told.recap.places[:6]:
-        draw.text((64, y), f"{place}. {name}", fill="#1b1b1b", font=_font(36))
-        draw.text((520, y), str(total), fill="#1b1b1b", font=_font(36), anchor="ra")
+        draw.text((64, y), f"{place}. {name}", fill="#1b1b1b", font=font_of(36))
+        draw.text((520, y), str(total), fill="#1b1b1b", font=font_of(36), anchor="ra")
         y += 48
     y = 150
     for line in told.lines:
-        for part in _wrapped(draw, line, _font(28), WIDTH - 600 - 64):
-            draw.text((600, y), part, fill="#333333", font=_font(28))
+        for part in wrapped(draw, line, font_of(28), WIDTH - 600 - 64):
+            draw.text((600, y), part, fill="#333333", font=font_of(28))
             y += 38
         y += 14
-    draw.text((64, HEIGHT - 80), told.game.rules.display_name, fill="#555555", font=_font(26))
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    draw.text((64, HEIGHT - 80), told.game.rules.display_name, fill="#555555", font=font_of(26))
+    return png_bytes(image)
 
 
-def _wrapped(
+def wrapped(
     draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int
 ) -> list[str]:
     lines: list[str] = []
@@ -189,21 +186,44 @@ def _wrapped(
     return lines
 
 
-@require_safe
-def recap_image(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The PNG (about 90 ms to draw) is drawn once per version of the game and language in each
-    process, and kept in the pictures' cache (``images``, bounded in bytes): a link shared to a
-    hundred phones draws it once."""
-    head = game_head(game_id=game_id)
-    key = f"recap-png:{head.pk}:{head.version}:{get_language()}"
+def picture(key: str, make: Callable[[], tuple[bytes, bool]]) -> HttpResponse:
+    """A PNG (``make``: its bytes, and whether what it shows is final) drawn once per ``key`` (a
+    version and a language) in each process and kept in the pictures' cache (``images``, bounded
+    in bytes): a link shared to a hundred phones draws it once. A final picture may be kept an
+    hour by a browser or a messenger, one still changing a minute."""
     images = caches["images"]
     found: tuple[bytes, bool] | None = images.get(key)
     if found is None:
-        told = told_game(game_id)
-        found = (recap_png(told), bool(told.recap.winners))
+        found = make()
         if len(found[0]) <= settings.IMAGE_CACHE_ITEM_BYTES:
             images.set(key, found, 3600)
-    png, over = found
+    png, final = found
     response = HttpResponse(png, content_type="image/png")
-    patch_cache_control(response, public=True, max_age=3600 if over else IMAGE_SECONDS)
+    patch_cache_control(response, public=True, max_age=3600 if final else IMAGE_SECONDS)
     return response
+
+
+def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A share picture's ground, 1200x630: a light card in a green frame."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), "#0b6e4f")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((24, 24, WIDTH - 24, HEIGHT - 24), fill="#f6f4ee")
+    return image, draw
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+@require_safe
+def recap_image(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The recap's PNG (about 90 ms to draw), once per version of the game and language."""
+    head = game_head(game_id=game_id)
+
+    def make() -> tuple[bytes, bool]:
+        told = told_game(game_id)
+        return recap_png(told), bool(told.recap.winners)
+
+    return picture(f"recap-png:{head.pk}:{head.version}:{get_language()}", make)

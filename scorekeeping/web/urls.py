@@ -58,6 +58,7 @@ urlpatterns = [
     path("c/<club:club_id>/", clubs.club, name="club"),
     path("c/<club:club_id>/join/<str:token>/", clubs.club_join, name="club-join"),
     path("c/<club:club_id>/nights/<int:night_id>/", nights.night, name="club-night"),
+    path("c/<club:club_id>/nights/<int:night_id>/results.png", nights.night_image, name="club-night-png"),
     path("c/<club:club_id>/nights/<int:night_id>/me/", nights.night_me, name="club-night-me"),
     path("c/<club:club_id>/nights/<int:night_id>/go/", nights.night_go, name="club-night-go"),
     path("c/<club:club_id>/nights/<int:night_id>/room/", clubs.room, name="club-room"),

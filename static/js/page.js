@@ -22,6 +22,7 @@ on("click", "[data-share]", (button) => {  // the phone's own share sheet where 
   if (navigator.share) navigator.share({ title: document.title, url: input.value }).catch(() => {});
   else { input.select(); navigator.clipboard?.writeText(input.value).catch(() => {}); }
 });
+on("click", "[data-print]", () => window.print());  // a page's results on paper (the browser's own menu does it too)
 on("change", "select[data-autosubmit]", (select) => select.form.submit());  // the language
 on("input", "#new-game input[name=player]", (input) => {  // the dealer list follows the names
   const option = document.querySelector(`#dealer option[value="${input.id.replace("player-", "")}"]`);

@@ -37,7 +37,10 @@ HOOKS: dict[str, Hook] = {
     "data-copy": Hook(
         ("table", "rules-detail", "club-organiser"), ("page.js",), "a Copy button: the selector of its input"
     ),
-    "data-share": Hook(("club-organiser",), ("page.js",), "a Share button: the selector of its link's input"),
+    "data-share": Hook(
+        ("club-organiser", "club-night-results"), ("page.js",), "a Share button: the selector of its link's input"
+    ),
+    "data-print": Hook(("club-night-results",), ("page.js",), "a Print button: the page's results on paper"),
     "data-live-poller": Hook(("club-night", "club-room", "game-room"), ("live.js",), "a poller other than the table's"),
     # The round entry.
     "#entry": Hook(("table",), ("entry.js", "place.js"), "the entry: its mode, kept in place after Record"),

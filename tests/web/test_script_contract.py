@@ -11,6 +11,7 @@ from referee.engine.rounds import RoundEntry
 from scorekeeping.models import Game
 from scorekeeping.services import round_record
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from tests.helpers import record
 from tests.web.script_contract import HOOKS, SCRIPT_OWNED
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
@@ -139,6 +140,15 @@ def page_club_night():
     return Client().get(f"/c/{club.pk}/nights/{night.pk}/").content.decode()
 
 
+def page_club_night_results():
+    club, night, tables = _night()
+    game = tables[0].game
+    for number in range(1, 8):
+        late = 60 if number == 7 else 0  # 13 cards each in round 7
+        record(game, number, "Ana", points={"Ben": late + 5, "Cy": late + 10, "Dee": late + 15})
+    return Client().get(f"/c/{club.pk}/nights/{night.pk}/").content.decode()
+
+
 def page_club_room():
     club, night, _tables = _night()
     return Client().get(f"/c/{club.pk}/nights/{night.pk}/room/").content.decode()
@@ -175,6 +185,7 @@ PAGES = {
     "preview": page_preview,
     "rechecked": page_rechecked,
     "club-night": page_club_night,
+    "club-night-results": page_club_night_results,
     "club-room": page_club_room,
     "game-room": page_game_room,
     "rules-detail": page_rules_detail,
