@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
 from scorekeeping.services.rulesets import house_rules_save
+
+from tests.helpers import record
 
 from .helpers import settled
 
@@ -127,6 +129,14 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
     waiting = night_create(club=club, ruleset="mexican", sittings=2)  # checked in, not drawn yet
     night_present(night=waiting, names=["Ana", "Ben", "Cy"])
 
+    told = night_create(club=club, ruleset="mexican", sittings=1)  # played and finished: its results
+    night_present(night=told, names=["Ana", "Ben", "Cy", "Dee"])
+    game = sitting_draw(night=told, organiser_token=organiser, seed=3).tables.get().game
+    for number in range(1, 8):
+        late = 60 if number == 7 else 0  # 13 cards a hand in round 7
+        record(game, number, "Ana", points={"Ben": late + 5, "Cy": late + 10, "Dee": late + 20})
+    night_finish(night=told)
+
     def club_as_organiser() -> None:
         page.goto(f"{base}/c/{club.pk}/join/{organiser}/")  # the organiser's forms and every edit link
 
@@ -161,6 +171,8 @@ def test_every_page_has_no_serious_accessibility_violation(live_server, axe_page
         "club night, who are you": f"{base}/c/{club.pk}/nights/{waiting.pk}/",
         "club night, I am Ben": i_am_ben,
         "season": f"{base}/c/{club.pk}/season/?best=0",  # with a field's error shown
+        "season, standings": f"{base}/c/{club.pk}/season/?minimum=2",
+        "a night's results": f"{base}/c/{club.pk}/nights/{told.pk}/",
         "a game's room screen": ended.rstrip("/") + "/room/",
         "house rules editor": base + "/rules/new/",
         "house rules editor, faults shown": house_editor_with_faults,
