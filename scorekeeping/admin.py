@@ -1,6 +1,9 @@
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from scorekeeping.models import Change, Game, Player, Round, Score
+from scorekeeping.services.history import game_delete
 
 
 class PlayerInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -15,6 +18,13 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ["id", "players__name"]
     readonly_fields = ["edit_token_hash", "version", "created_at", "updated_at"]
     inlines = [PlayerInline]
+
+    # A game deleted takes its story lines along, and the stories after it are carried on again.
+    def delete_model(self, request: HttpRequest, obj: Game) -> None:
+        game_delete(game_ids=[obj.pk])
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        game_delete(game_ids=list(queryset.values_list("pk", flat=True)))
 
 
 @admin.register(Player)

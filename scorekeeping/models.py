@@ -320,3 +320,53 @@ class ClubTable(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number} of {self.sitting}"
+
+
+class StoryLine(models.Model):
+    """One player's finished game as every story counts it (``referee.engine.history.Line``),
+    kept as the games finish (``services.history``), in the transaction of the change that
+    finished, corrected or undid it; rebuilt from the games by ``manage.py stories --rebuild``.
+
+    A scope is "server" (the games in no club) or "club:<id>"; a player is a club's member (their
+    id) or, on a server, a name as compared. ``position`` sorts the lines as the games were played."""
+
+    scope = models.CharField(max_length=24)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="story_lines")
+    position = models.CharField(max_length=96)
+    player = models.CharField(max_length=120)
+    name = models.CharField(max_length=30)
+    date = models.CharField(max_length=10)
+    ruleset = models.CharField(max_length=SLUG_MAX)
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    won = models.PositiveSmallIntegerField(help_text="1 for a first place (shared or not), else 0.")
+    total = models.IntegerField()
+    rounds = models.JSONField(help_text="[round number, penalty] of every round, in order.")
+    round_count = models.PositiveSmallIntegerField()
+    out = models.PositiveSmallIntegerField()
+    high = models.IntegerField()
+    high_at = models.PositiveSmallIntegerField()
+    low = models.IntegerField()
+    comeback = models.IntegerField()
+    comeback_at = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    streak = models.PositiveIntegerField(default=0)
+    ruleset_streak = models.PositiveIntegerField(default=0)
+    mu = models.FloatField(null=True)
+    sigma = models.FloatField(null=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="story_line_seat_unique")]
+        indexes = [
+            models.Index(fields=["scope", "position", "seat"], name="story_played"),
+            models.Index(fields=["scope", "player", "position"], name="story_player"),
+            models.Index(fields=["scope", "ruleset", "player", "position"], name="story_rated"),
+            models.Index(fields=["scope", "ruleset", "total", "position", "seat"], name="story_lowest"),
+            models.Index(fields=["scope", "ruleset", "-high", "position", "high_at", "seat"], name="story_highest"),
+            models.Index(fields=["scope", "ruleset", "-out", "position", "seat"], name="story_most_out"),
+            models.Index(fields=["scope", "ruleset", "-ruleset_streak", "position", "seat"], name="story_streak"),
+            models.Index(fields=["scope", "ruleset", "-comeback", "position", "seat"], name="story_comeback"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.game_id}"

@@ -17,12 +17,11 @@ Pure Python, no Django: the selectors give the games (``stories.PlayedGame``) an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce, PlackettLuceRating
-
-from .stories import PlayedGame, in_played_order
+from .history import Line
+from .stories import PlayedGame, folded_lines
 
 MINIMUM_GAMES = 3  # rated games before a place on the ladder
 
@@ -66,48 +65,78 @@ class Ladder:
         return next((r for r in self.players if r.name == name), None)
 
 
+def most_played_of(counts: Mapping[str, int]) -> str | None:
+    """The ruleset of the most finished games (``counts``: by ruleset; on a tie, the first by
+    name): a ladder's default."""
+    return min(counts, key=lambda r: (-counts[r], r)) if counts else None
+
+
 def most_played(games: Sequence[PlayedGame]) -> str | None:
-    """The ruleset of the most finished games (on a tie, the first by name): a ladder's default."""
     counts: dict[str, int] = {}
     for game in games:
         if game.finished:
             counts[game.ruleset] = counts.get(game.ruleset, 0) + 1
-    return min(counts, key=lambda r: (-counts[r], r)) if counts else None
+    return most_played_of(counts)
 
 
-def _conservative(rating: PlackettLuceRating) -> float:
-    return round(rating.mu - 3 * rating.sigma, 2)
+def _conservative(mu: float, sigma: float) -> float:
+    return round(mu - 3 * sigma, 2)
 
 
-def ladder(games: Sequence[PlayedGame], ruleset: str, minimum: int = MINIMUM_GAMES) -> Ladder:
-    """The ladder of ``ruleset`` over ``games`` (others, and unfinished ones, are left out)."""
-    model = PlackettLuce()
-    ratings: dict[str, PlackettLuceRating] = {}
-    counts: dict[str, list[int]] = {}  # name -> games, wins
-    history: dict[str, list[Step]] = {}
-    for game in in_played_order(games):
-        if game.ruleset != ruleset or len(game.players) < 2:
-            continue
-        teams = [[ratings.get(name) or model.rating(name=name)] for name in game.players]
-        rated = model.rate(teams, ranks=[float(game.places[name]) for name in game.players])
-        for name, (after,) in zip(game.players, rated, strict=True):
-            ratings[name] = after
-            count = counts.setdefault(name, [0, 0])
-            count[0] += 1
-            count[1] += game.places[name] == 1
-            history.setdefault(name, []).append(Step(game.game, _conservative(after)))
+@dataclass(frozen=True)
+class Standing:
+    """A player's latest rating in a ruleset, with their rated games and wins (from the lines)."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+def ladder_of(
+    ruleset: str, standings: Sequence[Standing], history: dict[str, list[Step]], minimum: int = MINIMUM_GAMES
+) -> Ladder:
+    """The ladder from each player's latest rating: those with ``minimum`` rated games placed, the
+    others apart."""
     ranked = sorted(
-        (name for name in ratings if counts[name][0] >= minimum),
-        key=lambda n: (-_conservative(ratings[n]), n.casefold()),
+        (s for s in standings if s.games >= minimum), key=lambda s: (-_conservative(s.mu, s.sigma), s.name.casefold())
     )
     players: list[Rated] = []
-    for index, name in enumerate(ranked):
-        value = _conservative(ratings[name])
+    for index, s in enumerate(ranked):
+        value = _conservative(s.mu, s.sigma)
         place = players[-1].place if players and players[-1].rating == value else index + 1
-        r = ratings[name]
-        players.append(Rated(name, value, round(r.mu, 2), round(r.sigma, 2), counts[name][0], counts[name][1], place))
+        players.append(Rated(s.name, value, round(s.mu, 2), round(s.sigma, 2), s.games, s.wins, place))
     unrated = sorted(
-        (Unrated(name, counts[name][0], minimum - counts[name][0]) for name in ratings if counts[name][0] < minimum),
+        (Unrated(s.name, s.games, minimum - s.games) for s in standings if s.games < minimum),
         key=lambda u: (-u.games, u.name.casefold()),
     )
     return Ladder(ruleset, players, unrated, history)
+
+
+def standings_of(lines: Sequence[Line], ruleset: str) -> tuple[list[Standing], dict[str, list[Step]]]:
+    """From the rated lines of ``ruleset`` (in played order): each player's latest rating with
+    their rated games and wins, and every player's rating after each rated game."""
+    latest: dict[str, Line] = {}
+    counts: dict[str, list[int]] = {}
+    steps: dict[str, list[Step]] = {}
+    for line in lines:
+        if line.ruleset != ruleset or line.mu is None or line.sigma is None:
+            continue
+        latest[line.player] = line
+        count = counts.setdefault(line.player, [0, 0])
+        count[0] += 1
+        count[1] += line.won
+        steps.setdefault(line.name, []).append(Step(line.game, _conservative(line.mu, line.sigma)))
+    standings = [
+        Standing(line.name, line.mu or 0.0, line.sigma or 0.0, counts[key][0], counts[key][1])
+        for key, line in latest.items()
+    ]
+    return standings, steps
+
+
+def ladder(games: Sequence[PlayedGame], ruleset: str, minimum: int = MINIMUM_GAMES) -> Ladder:
+    """The ladder of ``ruleset`` over ``games`` (others, and unfinished ones, are left out): each
+    finished game rated once, in the order played (``history.carry``)."""
+    standings, steps = standings_of(folded_lines(games), ruleset)
+    return ladder_of(ruleset, standings, steps, minimum)

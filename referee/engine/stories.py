@@ -40,9 +40,10 @@ is defined here, once:
 from __future__ import annotations
 
 import statistics
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from . import history
 
 ROLLING = 5  # games in the rolling average
 RIVAL_GAMES = 3  # games together before an opponent can be the rival
@@ -144,26 +145,52 @@ def in_played_order(games: Sequence[PlayedGame]) -> list[PlayedGame]:
     return sorted((g for g in games if g.finished), key=lambda g: g.played_order)
 
 
-def _finished(games: Sequence[PlayedGame], name: str) -> list[PlayedGame]:
-    return [g for g in in_played_order(games) if name in g.players]
+def lines_of(game: PlayedGame, keys: Mapping[str, str] | None = None) -> list[history.Line]:
+    """The lines of a finished ``stories.PlayedGame`` (its players by seat); ``keys``: a player's
+    key by name (the name itself where absent)."""
+    if not game.finished:
+        return []
+    totals = game.totals
+    overcome, when, winner = deficit_overcome(game)
+    position = history.position_of(game.order or (game.date, 0, 0, 0), game.game)
+    found = []
+    for seat, name in enumerate(game.players):
+        rounds = tuple((r.number, r.points[name]) for r in game.rounds)
+        values = [points for _n, points in rounds] or [0]
+        high = max(values)
+        high_at = next((n for n, points in rounds if points == high), 0)
+        found.append(
+            history.Line(
+                game.game,
+                position,
+                (keys or {}).get(name, name),
+                name,
+                game.date,
+                game.ruleset,
+                seat,
+                game.places[name],
+                totals[name],
+                rounds,
+                sum(1 for r in game.rounds if r.winner == name),
+                high,
+                high_at,
+                min(values),
+                overcome if name == winner else 0,
+                (when or 0) if name == winner else 0,
+                len(game.players),
+            )
+        )
+    return found
 
 
-def longest_streak(results: Sequence[bool]) -> int:
-    best = run = 0
-    for won in results:
-        run = run + 1 if won else 0
-        best = max(best, run)
-    return best
+def profile_from(name: str, mine: Sequence[history.Line], others: Sequence[history.Line]) -> Profile:
+    """``name``'s ``stories.Profile`` from their lines (``mine``, in played order) and the other
+    players' lines of the same games (``others``, shown by their ``name``)."""
+    from .stories import RIVAL_GAMES, ROLLING, HeadToHead, Profile, RulesetFigures
 
-
-def profile(name: str, games: Sequence[PlayedGame]) -> Profile:
-    """``name``'s story over ``games`` (any games: those without them, or unfinished, are skipped)."""
-    played = _finished(games, name)
-    won = [g.places[name] == 1 for g in played]
-    totals = [(g.ruleset, g.totals[name]) for g in played]
     per_ruleset: dict[str, list[int]] = {}
-    for ruleset, total in totals:
-        per_ruleset.setdefault(ruleset, []).append(total)
+    for line in mine:
+        per_ruleset.setdefault(line.ruleset, []).append(line.total)
     by_ruleset = [
         RulesetFigures(r, len(v), round(statistics.fmean(v), 2), min(v), max(v)) for r, v in sorted(per_ruleset.items())
     ]
@@ -173,29 +200,30 @@ def profile(name: str, games: Sequence[PlayedGame]) -> Profile:
         round(statistics.fmean(main_totals[max(0, i + 1 - ROLLING) : i + 1]), 2) for i in range(len(main_totals))
     ]
     by_round: dict[int, list[int]] = {}
-    for game in played:
-        if game.ruleset == main:
-            for rnd in game.rounds:
-                by_round.setdefault(rnd.number, []).append(rnd.points[name])
+    for line in mine:
+        if line.ruleset == main:
+            for number, points in line.rounds:
+                by_round.setdefault(number, []).append(points)
     averages = {n: statistics.fmean(v) for n, v in by_round.items()}
     favourite = min(averages, key=lambda n: (averages[n], n)) if averages else None
     worst = max(averages, key=lambda n: (averages[n], -n)) if averages else None
+    own = {line.game: line for line in mine}
     meetings: dict[str, list[tuple[int, int]]] = {}  # opponent -> (place comparison, difference)
-    for game in played:
-        mine, sums = game.places[name], game.totals
-        for other in game.players:
-            if other != name:
-                order = (game.places[other] > mine) - (game.places[other] < mine)  # 1: ahead, -1: behind
-                meetings.setdefault(other, []).append((order, sums[other] - sums[name]))
+    for other in sorted(others, key=lambda o: (o.position, o.seat)):
+        me = own.get(other.game)
+        if me is None or other.player == me.player:
+            continue
+        order = (other.place > me.place) - (other.place < me.place)  # 1: ahead, -1: behind
+        meetings.setdefault(other.name, []).append((order, other.total - me.total))
     head = [
         HeadToHead(
-            other,
+            opponent,
             len(m),
             sum(1 for o, _d in m if o > 0),
             sum(1 for o, _d in m if o < 0),
             round(statistics.fmean(d for _o, d in m), 2),
         )
-        for other, m in meetings.items()
+        for opponent, m in meetings.items()
     ]
     head.sort(key=lambda h: (-h.games, h.opponent.casefold()))
     rivals = [h for h in head if h.games >= RIVAL_GAMES]
@@ -204,13 +232,14 @@ def profile(name: str, games: Sequence[PlayedGame]) -> Profile:
     nemesis = (
         min(beaten_by, key=lambda h: (-h.behind, -h.behind / h.games, h.opponent.casefold())) if beaten_by else None
     )
+    wins = sum(1 for line in mine if line.won)
     return Profile(
         name=name,
-        games=len(played),
-        wins=sum(won),
-        win_rate=round(100 * sum(won) / len(played), 2) if played else 0.0,
-        rounds_out=sum(1 for g in played for r in g.rounds if r.winner == name),
-        longest_streak=longest_streak(won),
+        games=len(mine),
+        wins=wins,
+        win_rate=round(100 * wins / len(mine), 2) if mine else 0.0,
+        rounds_out=sum(line.out for line in mine),
+        longest_streak=max((line.streak for line in mine), default=0),
         by_ruleset=by_ruleset,
         main_ruleset=main,
         rolling_average=rolling,
@@ -219,8 +248,22 @@ def profile(name: str, games: Sequence[PlayedGame]) -> Profile:
         head_to_head=head,
         rival=rival.opponent if rival else None,
         nemesis=nemesis.opponent if nemesis else None,
-        game_ids=[g.game for g in played],
+        game_ids=[line.game for line in mine],
     )
+
+
+def folded_lines(games: Sequence[PlayedGame], keys: Mapping[str, str] | None = None) -> list[history.Line]:
+    """Every line of the finished ``games``, carried along the played order from nothing: the
+    whole history folded at once (what the kept lines must always equal)."""
+    return history.carry([line for game in in_played_order(games) for line in lines_of(game, keys)])
+
+
+def profile(name: str, games: Sequence[PlayedGame]) -> Profile:
+    """``name``'s story over ``games`` (any games: those without them, or unfinished, are skipped)."""
+    lines = folded_lines(games)
+    mine = [line for line in lines if line.player == name]
+    theirs = {line.game for line in mine}
+    return profile_from(name, mine, [line for line in lines if line.game in theirs])
 
 
 # --- the players' list ---------------------------------------------------------------------------
@@ -245,28 +288,22 @@ class PlayerLine:
         return round(self.points / self.rounds, 2) if self.rounds else 0.0
 
 
-def player_lines(games: Sequence[PlayedGame]) -> list[PlayerLine]:
-    """Every player of the finished ``games``, counted as ``profile`` counts them: most wins first,
-    then most rounds gone out, the lower average penalty a round, the name."""
-    lines: dict[str, list[int]] = {}  # name -> games, wins, rounds, out, points
-    best: dict[str, int] = {}
-    worst: dict[str, int] = {}
-    for game in in_played_order(games):
-        for name in game.players:
-            line = lines.setdefault(name, [0, 0, 0, 0, 0])
-            line[0] += 1
-            line[1] += game.places[name] == 1
-        for rnd in game.rounds:
-            for name in game.players:
-                value = rnd.points[name]
-                line = lines[name]
-                line[2] += 1
-                line[3] += rnd.winner == name
-                line[4] += value
-                best[name] = min(best.get(name, value), value)
-                worst[name] = max(worst.get(name, value), value)
-    found = [PlayerLine(n, g, w, r, o, p, best.get(n), worst.get(n)) for n, (g, w, r, o, p) in lines.items()]
+def player_line(name: str, sums: history.Sums) -> PlayerLine:
+    return PlayerLine(name, sums.games, sums.wins, sums.rounds, sums.out, sums.points, sums.low, sums.high)
+
+
+def lines_sorted(found: Sequence[PlayerLine]) -> list[PlayerLine]:
+    """The players' list's order: most wins first, then most rounds gone out, the lower average
+    penalty a round, the name."""
     return sorted(found, key=lambda x: (-x.wins, -x.rounds_out, x.average, x.name.casefold()))
+
+
+def player_lines(games: Sequence[PlayedGame]) -> list[PlayerLine]:
+    """Every player of the finished ``games``, counted as ``profile`` counts them."""
+    by_player: dict[str, list[history.Line]] = {}
+    for line in folded_lines(games):
+        by_player.setdefault(line.player, []).append(line)
+    return lines_sorted([player_line(name, history.Sums.of(lines)) for name, lines in by_player.items()])
 
 
 # --- records ------------------------------------------------------------------------------------
@@ -303,42 +340,25 @@ def deficit_overcome(game: PlayedGame) -> tuple[int, int | None, str | None]:
     return best, when, winner
 
 
+def records_from(lines: Sequence[history.Line]) -> list[Record]:
+    """Each record per ruleset over the lines (``history.RECORD_ORDER``: the best value, the first
+    to set it keeping it on a tie)."""
+    by_ruleset: dict[str, list[history.Line]] = {}
+    for line in lines:
+        by_ruleset.setdefault(line.ruleset, []).append(line)
+    found = []
+    for ruleset, held in sorted(by_ruleset.items()):
+        for title in RECORD_TITLES:
+            holder = history.record_holder(title, held)
+            if holder is not None:
+                value = getattr(holder, history.RECORD_VALUE[title])
+                found.append(Record(title, ruleset, holder.name, value, holder.game, holder.date))
+    return found
+
+
 def records(games: Sequence[PlayedGame]) -> list[Record]:
     """Each record per ruleset over the finished games; the first to set it keeps it on a tie."""
-    played = in_played_order(games)
-    found: dict[tuple[str, str], Record] = {}
-
-    def offer(title: str, game: PlayedGame, player: str, value: int, better: bool) -> None:
-        key = (title, game.ruleset)
-        held = found.get(key)
-        if held is None or better:
-            found[key] = Record(title, game.ruleset, player, value, game.game, game.date)
-
-    streaks: dict[tuple[str, str], int] = Counter()
-    for game in played:
-        totals = game.totals
-        for player in game.players:
-            held = found.get((LOWEST_TOTAL, game.ruleset))
-            offer(LOWEST_TOTAL, game, player, totals[player], held is not None and totals[player] < held.value)
-            key = (game.ruleset, player)
-            streaks[key] = streaks[key] + 1 if game.places[player] == 1 else 0
-            held = found.get((LONGEST_STREAK, game.ruleset))
-            if streaks[key]:
-                offer(LONGEST_STREAK, game, player, streaks[key], held is not None and streaks[key] > held.value)
-        for rnd in game.rounds:
-            for player in game.players:
-                held = found.get((HIGHEST_ROUND, game.ruleset))
-                value = rnd.points[player]
-                offer(HIGHEST_ROUND, game, player, value, held is not None and value > held.value)
-        outs = Counter(r.winner for r in game.rounds if r.winner)
-        for player, count in sorted(outs.items(), key=lambda item: game.players.index(item[0])):
-            held = found.get((MOST_OUT, game.ruleset))
-            offer(MOST_OUT, game, player, count, held is not None and count > held.value)
-        overcome, _round, winner = deficit_overcome(game)
-        if winner is not None and overcome > 0:
-            held = found.get((COMEBACK, game.ruleset))
-            offer(COMEBACK, game, winner, overcome, held is not None and overcome > held.value)
-    return sorted(found.values(), key=lambda r: (r.ruleset, RECORD_TITLES.index(r.title)))
+    return records_from(folded_lines(games))
 
 
 # --- a game's recap -----------------------------------------------------------------------------

@@ -356,7 +356,8 @@ class MemberView(APIView):
         their rating on the club's ladder with its history."""
         club = club_get(club_id=club_id)
         stories = club_stories(club)
-        return Response(member_profile_data(stories.profile(name), stories.ladder(), club.ladder_shown))
+        found = stories.profile(name)
+        return Response(member_profile_data(found, stories.ladder(history_of=found.name), club.ladder_shown))
 
     @extend_schema(request=InputSerializer, parameters=[ORGANISER], responses={200: MemberOutput, **WRITE_ERRORS})
     def patch(self, request: Request, club_id: str, name: str) -> Response:

@@ -27,7 +27,8 @@ from scorekeeping.api.writes import created
 from scorekeeping.errors import InvalidInput, NotFound
 from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
-from scorekeeping.selectors.stories import club_stories, played, server_stories
+from scorekeeping.selectors.folding import played
+from scorekeeping.selectors.stories import club_stories, server_stories
 from scorekeeping.services.clubs import tables_counted
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
 from scorekeeping.webkit.errors import ERROR

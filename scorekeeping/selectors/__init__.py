@@ -234,7 +234,6 @@ class GameSummary:
 # Pages that read many games read the newest ones only, and say so: a server shared by many
 # tables holds more games than one page should load.
 GAMES_LISTED = 200
-GAMES_IN_RECORDS = 500
 
 
 def _newest(limit: int, ids: list[str] | None) -> QuerySet[Game]:

@@ -28,8 +28,8 @@ from scorekeeping.errors import NotFound
 from scorekeeping.models import Club, ClubTable, Draft, DraftHand, Member, Night, Player, Round, Sitting
 from scorekeeping.selectors import Standing as GameStanding
 from scorekeeping.selectors import placed
+from scorekeeping.selectors.folding import Table, folded
 from scorekeeping.selectors.seated import MemberName, SeatedPlayer
-from scorekeeping.selectors.stories import Table, folded
 
 
 def club_get(*, club_id: str) -> Club:

@@ -32,7 +32,8 @@ from referee.rulebook import rules_for
 from scorekeeping import colours as palette
 from scorekeeping import ratelimit
 from scorekeeping.errors import Conflict, InvalidInput, NotFound, TooManyRequests
-from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting
+from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting, StoryLine
+from scorekeeping.selectors.lines import club_scope
 from scorekeeping.services.games import game_create, holds_control_characters, rules_of
 from scorekeeping.services.tokens import new_token, token_hash
 from scorekeeping.services.versioning import locked, night_touch, touch
@@ -196,6 +197,8 @@ def member_rename(*, club: Club, name: str, new_name: object) -> Member:
             raise InvalidInput(_("{name} is a member already").format(name=cleaned), "name")
         member.name, member.key = cleaned, member_key(cleaned)
         member.save(update_fields=["name", "key"])
+        # The kept stories name the member as their games now do (services.history).
+        StoryLine.objects.filter(scope=club_scope(club.pk), player=str(member.pk)).update(name=cleaned)
     return member
 
 

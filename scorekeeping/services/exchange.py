@@ -29,6 +29,7 @@ from scorekeeping.services import (
     round_snapshot,
 )
 from scorekeeping.services.document import FORMAT, FORMAT_VERSION, GameDocument, as_exported, first_difference
+from scorekeeping.services.history import game_kept
 
 
 def game_document(game: Game) -> dict[str, Any]:
@@ -182,6 +183,7 @@ def game_import(*, document: Any) -> tuple[Game, str]:
             first_dealer_method=data["first_dealer_method"], created_at=data["created_at"]
         )
         restored = game_get(game_id=game.pk)
+        game_kept(restored)  # its place in the played order is its history's, in the past
         difference = first_difference(data, game_document(restored))
         if difference:
             path, given, made = difference

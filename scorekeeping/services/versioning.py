@@ -16,6 +16,7 @@ from scorekeeping.errors import Conflict
 from scorekeeping.live.publish import announce, announce_night
 from scorekeeping.models import Change, ClubTable, Game, Night
 from scorekeeping.selectors.tables import table_closed
+from scorekeeping.services.history import game_kept
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +52,11 @@ def log_change(game: Game, action: str, number: int, by: str = "", **snapshots: 
     game.save(update_fields=["version", "live_version", "updated_at"])
     announce(game)  # the open streams of this game, on every server process, at commit
     transaction.on_commit(partial(_its_night_moves, game.pk))
-    return Change.objects.create(
+    change = Change.objects.create(
         game=game, action=action, round_number=number, version=game.version, by=by[:30], **snapshots
     )
+    game_kept(game)  # the stories, in this transaction: a game in progress changes none
+    return change
 
 
 def touch(game: Game) -> None:

@@ -17,7 +17,6 @@ from scorekeeping.access import creating
 from scorekeeping.errors import ScorekeepingError
 from scorekeeping.models import Game
 from scorekeeping.selectors import (
-    GAMES_IN_RECORDS,
     GAMES_LISTED,
     game_get,
     game_standings,
@@ -66,8 +65,8 @@ def games(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def players(request: HtmxHttpRequest) -> HttpResponse:
     ids, total = listed(request)
-    records = server_stories(ids).player_lines()  # folded once per version of the games
-    context = {"records": records, "total": total, "limit": GAMES_IN_RECORDS, "private": ids is not None}
+    records = server_stories(ids).player_lines()  # every finished game's kept lines, summed
+    context = {"records": records, "total": total, "private": ids is not None}
     return render(request, "scorekeeping/players.html", context)
 
 

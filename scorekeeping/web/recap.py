@@ -28,7 +28,7 @@ from referee.engine.words import names_and
 from scorekeeping.links import rules_path, share_url
 from scorekeeping.models import Game
 from scorekeeping.selectors import game_get, game_head
-from scorekeeping.selectors.stories import played
+from scorekeeping.selectors.folding import played
 from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 WIDTH, HEIGHT = 1200, 630  # the size Open Graph previews are drawn at

@@ -15,7 +15,7 @@ from referee.engine.stories import COMEBACK, HIGHEST_ROUND, LONGEST_STREAK, LOWE
 from referee.rulebook import SLUG_MAX, rules_for, rulesets_offered
 from scorekeeping.models import Club
 from scorekeeping.selectors.clubs import club_get
-from scorekeeping.selectors.stories import ServerStories, club_stories, server_stories
+from scorekeeping.selectors.stories import PhoneStories, ServerStories, club_stories, server_stories
 from scorekeeping.web.archive import listed
 from scorekeeping.web.charts import Series, totals_svg
 from scorekeeping.webkit.htmx import HtmxHttpRequest
@@ -97,7 +97,7 @@ def club_member(request: HtmxHttpRequest, club_id: str, name: str) -> HttpRespon
     club = club_get(club_id=club_id)
     stories = club_stories(club)
     found = stories.profile(name)  # NotFound: 404
-    context = {"club": club, **_context(found, stories.colour(found.name), stories.ladder())}
+    context = {"club": club, **_context(found, stories.colour(found.name), stories.ladder(history_of=found.name))}
     return render(request, "stories/profile.html", context)
 
 
@@ -108,7 +108,7 @@ def club_records(request: HtmxHttpRequest, club_id: str) -> HttpResponse:
     return render(request, "stories/records.html", context)
 
 
-def _server(request: HtmxHttpRequest) -> ServerStories:
+def _server(request: HtmxHttpRequest) -> ServerStories | PhoneStories:
     ids, _total = listed(request)
     return server_stories(ids)
 
@@ -117,7 +117,11 @@ def _server(request: HtmxHttpRequest) -> ServerStories:
 def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     stories = _server(request)
     found = stories.profile(name)  # NotFound: 404
-    return render(request, "stories/profile.html", _context(found, stories.colour(found.name), stories.ladder()))
+    return render(
+        request,
+        "stories/profile.html",
+        _context(found, stories.colour(found.name), stories.ladder(history_of=found.name)),
+    )
 
 
 @require_safe

@@ -35,7 +35,7 @@ from scorekeeping.selectors import (
     latest_change,
     rounds_recorded,
 )
-from scorekeeping.selectors.stories import played
+from scorekeeping.selectors.folding import played
 from scorekeeping.selectors.tables import is_club_table
 from scorekeeping.services import (
     DraftStatus,

@@ -15,7 +15,6 @@ from playwright.sync_api import Page, expect
 
 from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
 from scorekeeping.services.rulesets import house_rules_save
-
 from tests.helpers import record
 
 from .helpers import settled

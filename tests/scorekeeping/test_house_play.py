@@ -7,7 +7,7 @@ from referee.engine import find_rules
 from referee.presentation import keypad
 from referee.rulebook import rules_for
 from scorekeeping.selectors import game_standings
-from scorekeeping.selectors.stories import played
+from scorekeeping.selectors.folding import played
 from scorekeeping.services.rulesets import house_rules_save
 from scorekeeping.web.presentation import board_rows
 

@@ -1,0 +1,165 @@
+"""The stories kept as the games finish (``models.StoryLine``, ``referee.engine.history``).
+
+``game_kept`` runs in the transaction of every change to a game's rounds (``log_change``), the
+game locked: a round of a game in progress costs two small queries and changes nothing; a game
+that finishes writes its lines and carries the streaks and ratings on from what stood before it
+(one ``rate()``); a game corrected, undone, or finished or imported into the past is carried
+again from its place in the played order on, never from the start. ``game_delete`` does the
+same for games deleted (``game_delete``). ``rebuilt`` makes every line again from the games and says where the kept
+ones differ (``manage.py stories --rebuild``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from django.db import transaction
+from django.db.models import Max, Min
+
+from referee.engine.history import CARRIED_FIELDS, Carry, Line, carry
+from referee.engine.stories import lines_of
+from scorekeeping.models import Change, Game, Round, Score, StoryLine
+from scorekeeping.selectors.folding import folded
+from scorekeeping.selectors.lines import COLUMNS, Kept, kept_games, line_of, lines, row_of
+
+log = logging.getLogger(__name__)
+
+
+def _made(kept: list[Kept]) -> list[tuple[str, Line]]:
+    """The lines of the finished games of ``kept`` (not yet carried), with their scopes."""
+    games = folded([k.table for k in kept])
+    found = []
+    for k, game in zip(kept, games, strict=True):
+        found += [(k.scope, line) for line in lines_of(game, k.keys)]
+    return found
+
+
+def _same(old: list[Line], new: list[Line]) -> bool:
+    """Whether a game's lines say the same, what runs along the played order aside."""
+    return [replace(o, streak=0, ruleset_streak=0, mu=None, sigma=None) for o in old] == [
+        replace(n, streak=0, ruleset_streak=0, mu=None, sigma=None) for n in new
+    ]
+
+
+def game_kept(game: Game) -> None:
+    """Keep ``game``'s lines as its rounds now say (call it with the game locked, in the change's
+    transaction)."""
+    rules = game.rules
+    finished = game.rounds.count() >= rules.last_round
+    held = StoryLine.objects.filter(game=game)
+    if not finished and not held.exists():
+        return  # a round of a game in progress: no story changes
+    old = lines(held.order_by("seat"))
+    scoped = _made(kept_games([game.pk]))
+    new = [line for _scope, line in scoped]
+    if old and new and _same(old, new):
+        return
+    scope = scoped[0][0] if scoped else held.values_list("scope", flat=True).first() or ""
+    held.delete()
+    StoryLine.objects.bulk_create([row_of(line, scope) for line in new])
+    since = min(line.position for line in old + new)
+    carried_on(scope, since)
+
+
+def game_delete(*, game_ids: Iterable[str]) -> None:
+    """Delete the games of ``game_ids`` (a club's table's stays: it is part of its night), their
+    story lines with them, and carry each scope on from the first of them, in one transaction."""
+    with transaction.atomic():
+        ids = list(Game.objects.filter(pk__in=list(game_ids), club_table__isnull=True).values_list("pk", flat=True))
+        held = StoryLine.objects.filter(game_id__in=ids)
+        firsts = dict(held.order_by().values("scope").annotate(since=Min("position")).values_list("scope", "since"))
+        # A round's scores and winner hold its players (protected): the rounds go first, and the
+        # changes that undid others let go of them.
+        Score.objects.filter(round__game_id__in=ids).delete()
+        Round.objects.filter(game_id__in=ids).delete()
+        Change.objects.filter(game_id__in=ids).update(undoes=None)
+        Game.objects.filter(pk__in=ids).delete()
+        for scope, since in firsts.items():
+            carried_on(scope, since)
+
+
+def carried_on(scope: str, since: str) -> int:
+    """Carry the streaks and ratings of ``scope`` on from ``since`` (a position), from each
+    player's latest line before it; the rows whose carried figures change are written. Returns
+    how many were."""
+    rows = StoryLine.objects.filter(scope=scope)
+    later = list(rows.filter(position__gte=since).order_by("position", "seat").values_list("id", *COLUMNS))
+    if not later:
+        return 0
+    players = {row[3] for row in later}
+    before = rows.filter(position__lt=since)
+    if len(players) <= 500:
+        before = before.filter(player__in=players)
+    last = dict(before.order_by().values("player").annotate(p=Max("position")).values_list("player", "p"))
+    last_in_ruleset = {
+        (player, ruleset): p
+        for player, ruleset, p in before.order_by()
+        .values("player", "ruleset")
+        .annotate(p=Max("position"))
+        .values_list("player", "ruleset", "p")
+    }
+    positions = set(last.values()) | set(last_in_ruleset.values())
+    prior = [line_of(row) for row in rows.filter(position__in=positions).values_list(*COLUMNS)] if positions else []
+    start = Carry.before(
+        [line for line in prior if last.get(line.player) == line.position],
+        [line for line in prior if last_in_ruleset.get((line.player, line.ruleset)) == line.position],
+    )
+    ids = [row[0] for row in later]
+    held = [line_of(row[1:]) for row in later]
+    changed = []
+    for pk, was, now in zip(ids, held, carry(held, start), strict=True):
+        if any(getattr(was, name) != getattr(now, name) for name in CARRIED_FIELDS):
+            changed.append(StoryLine(pk=pk, **{name: getattr(now, name) for name in CARRIED_FIELDS}))
+    StoryLine.objects.bulk_update(changed, list(CARRIED_FIELDS), batch_size=500)
+    return len(changed)
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    games: int  # finished games folded
+    lines: int
+    differences: list[str]  # where the kept lines were not as the games make them (at most 20 said)
+
+
+def folded_from_scratch(game_ids: Iterable[str] | None = None) -> dict[str, list[Line]]:
+    """Every line of every scope as the games make them, folded from nothing, by scope."""
+    ids = list(Game.objects.values_list("pk", flat=True)) if game_ids is None else list(game_ids)
+    by_scope: dict[str, list[Line]] = {}
+    for start in range(0, len(ids), 500):
+        for scope, line in _made(kept_games(ids[start : start + 500])):
+            by_scope.setdefault(scope, []).append(line)
+    return {
+        scope: carry(sorted(found, key=lambda line: (line.position, line.seat))) for scope, found in by_scope.items()
+    }
+
+
+def rebuilt(*, write: bool) -> Rebuilt:
+    """The lines made again from the games, compared with those kept; with ``write``, the kept
+    lines are replaced by them (one transaction)."""
+    fresh = folded_from_scratch()
+    kept: dict[str, list[Line]] = {}
+    for scope, row in (
+        (row[0], row[1:])
+        for row in StoryLine.objects.order_by("scope", "position", "seat").values_list("scope", *COLUMNS)
+    ):
+        kept.setdefault(scope, []).append(line_of(row))
+    differences = []
+    for scope in sorted(set(fresh) | set(kept)):
+        made, held = fresh.get(scope, []), kept.get(scope, [])
+        if made != held:
+            at = next(
+                (i for i, (a, b) in enumerate(zip(made, held, strict=False)) if a != b), min(len(made), len(held))
+            )
+            differences.append(
+                f"{scope}: {len(held)} lines kept, {len(made)} made; the first difference at line {at + 1}"
+            )
+    if write:
+        with transaction.atomic():
+            StoryLine.objects.all().delete()
+            StoryLine.objects.bulk_create(
+                [row_of(line, scope) for scope, found in fresh.items() for line in found], batch_size=500
+            )
+    count = sum(len(found) for found in fresh.values())
+    games = len({line.game for found in fresh.values() for line in found})
+    return Rebuilt(games, count, differences[:20])
