@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from django.db import transaction
-from django.db.models import Max, Min
+from django.db.models import Max, Min, QuerySet
 
 from referee.engine.history import CARRIED_FIELDS, Carry, Line, carry
 from referee.engine.stories import lines_of
@@ -45,21 +45,46 @@ def _same(old: list[Line], new: list[Line]) -> bool:
 def game_kept(game: Game) -> None:
     """Keep ``game``'s lines as its rounds now say (call it with the game locked, in the change's
     transaction)."""
-    rules = game.rules
-    finished = game.rounds.count() >= rules.last_round
+    finished = game.rounds.count() >= game.rules.last_round
     held = StoryLine.objects.filter(game=game)
-    if not finished and not held.exists():
+    old = lines(held.order_by("seat")) if finished or held.exists() else []
+    if not finished and not old:
         return  # a round of a game in progress: no story changes
-    old = lines(held.order_by("seat"))
     scoped = _made(kept_games([game.pk]))
     new = [line for _scope, line in scoped]
     if old and new and _same(old, new):
         return
     scope = scoped[0][0] if scoped else held.values_list("scope", flat=True).first() or ""
-    held.delete()
+    if old:
+        held.delete()
+    rows = StoryLine.objects.filter(scope=scope)
+    if new and not old and not rows.filter(position__gt=new[0].position).exists():
+        # The game finished last, as nearly every game does: carried on from its players' latest
+        # lines, written once.
+        StoryLine.objects.bulk_create([row_of(line, scope) for line in carry(new, _carry(rows, new[0].position, new))])
+        return
     StoryLine.objects.bulk_create([row_of(line, scope) for line in new])
-    since = min(line.position for line in old + new)
-    carried_on(scope, since)
+    carried_on(scope, min(line.position for line in old + new))
+
+
+def _carry(rows: QuerySet[StoryLine], since: str, later: list[Line]) -> Carry:
+    """What stood before ``since`` for the players of ``later``: each one's latest line in each
+    ruleset (one query), and of those the latest (their streak across rulesets), fetched at once."""
+    players = {line.player for line in later}
+    before = rows.filter(position__lt=since)
+    if len(players) <= 500:
+        before = before.filter(player__in=players)
+    grouped = before.order_by().values("player", "ruleset").annotate(p=Max("position"))
+    last_in_ruleset = {(player, ruleset): p for player, ruleset, p in grouped.values_list("player", "ruleset", "p")}
+    last: dict[str, str] = {}
+    for (player, _ruleset), position in last_in_ruleset.items():
+        last[player] = max(position, last.get(player, ""))
+    positions = set(last_in_ruleset.values())
+    prior = lines(rows.filter(position__in=positions, player__in=players)) if positions else []
+    return Carry.before(
+        [line for line in prior if last.get(line.player) == line.position],
+        [line for line in prior if last_in_ruleset.get((line.player, line.ruleset)) == line.position],
+    )
 
 
 def game_delete(*, game_ids: Iterable[str]) -> None:
@@ -87,28 +112,11 @@ def carried_on(scope: str, since: str) -> int:
     later = list(rows.filter(position__gte=since).order_by("position", "seat").values_list("id", *COLUMNS))
     if not later:
         return 0
-    players = {row[3] for row in later}
-    before = rows.filter(position__lt=since)
-    if len(players) <= 500:
-        before = before.filter(player__in=players)
-    last = dict(before.order_by().values("player").annotate(p=Max("position")).values_list("player", "p"))
-    last_in_ruleset = {
-        (player, ruleset): p
-        for player, ruleset, p in before.order_by()
-        .values("player", "ruleset")
-        .annotate(p=Max("position"))
-        .values_list("player", "ruleset", "p")
-    }
-    positions = set(last.values()) | set(last_in_ruleset.values())
-    prior = [line_of(row) for row in rows.filter(position__in=positions).values_list(*COLUMNS)] if positions else []
-    start = Carry.before(
-        [line for line in prior if last.get(line.player) == line.position],
-        [line for line in prior if last_in_ruleset.get((line.player, line.ruleset)) == line.position],
-    )
+    held_later = [line_of(row[1:]) for row in later]
+    start = _carry(rows, since, held_later)
     ids = [row[0] for row in later]
-    held = [line_of(row[1:]) for row in later]
     changed = []
-    for pk, was, now in zip(ids, held, carry(held, start), strict=True):
+    for pk, was, now in zip(ids, held_later, carry(held_later, start), strict=True):
         if any(getattr(was, name) != getattr(now, name) for name in CARRIED_FIELDS):
             changed.append(StoryLine(pk=pk, **{name: getattr(now, name) for name in CARRIED_FIELDS}))
     StoryLine.objects.bulk_update(changed, list(CARRIED_FIELDS), batch_size=500)

@@ -8,6 +8,7 @@ from referee.engine.budget import MAX_STEPS
 from scorekeeping.bench.against import against
 from scorekeeping.bench.clubs import club_bench
 from scorekeeping.bench.crowds import crowds
+from scorekeeping.bench.history import history_bench
 from scorekeeping.bench.ladder import ladder_bench
 from scorekeeping.bench.live import live_bench
 from scorekeeping.bench.referee import check_throughput, engine_results, http_latency, write_house_side_by_side
@@ -48,6 +49,14 @@ class Command(BaseCommand):
             help="only the players' stories: /players/, /records/ and profiles asked again and again, 2,000 games",
         )
         parser.add_argument(
+            "--history",
+            action="store_true",
+            help="only the stories as the history grows: first answers after a round, a finish and a correction",
+        )
+        parser.add_argument(
+            "--history-games", default="500,2000,10000", help="the history's sizes, finished games (--history)"
+        )
+        parser.add_argument(
             "--ladder",
             action="store_true",
             help="only a club's ladder: 60 members, 500 finished games; the ladder, a profile and the records",
@@ -82,6 +91,12 @@ class Command(BaseCommand):
             missed_writes = writers(self.stdout.write, tables=opts["tables"])
             if missed_writes:
                 raise CommandError("missed targets: " + "; ".join(missed_writes))
+            return
+        if opts.get("history"):
+            sizes = [int(n) for n in str(opts["history_games"]).split(",")]
+            missed_history = history_bench(self.stdout.write, sizes=sizes, seed=seed)
+            if missed_history:
+                raise CommandError("missed targets: " + "; ".join(missed_history))
             return
         if opts.get("stories"):
             missed_stories = stories_bench(self.stdout.write)
