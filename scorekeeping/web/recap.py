@@ -5,10 +5,12 @@ lines, in its bundled font: no system library needed)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
@@ -151,8 +153,13 @@ def recap_svg(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
+FONT = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"  # vendored: every accented letter of nl and es
+
+
+@functools.cache
 def font_of(size: int) -> Font:
-    return ImageFont.load_default(size=size)
+    """The share pictures' type: DejaVu Sans (Pillow's own default lacks "ó", "ë", "é")."""
+    return ImageFont.truetype(str(FONT), size)
 
 
 def recap_png(told: Told) -> bytes:

@@ -130,3 +130,13 @@ def test_the_season_says_how_many_nights_count_and_what_each_player_still_needs(
     html = client.get(f"/c/{night.club}/season/?minimum=3&best=2").content.decode()
     assert "Each player's best 2 nights count" in html and "3 nights are needed for the title" in html
     assert html.count("2 more nights to qualify") == 4
+
+
+def test_the_share_pictures_type_has_every_accented_letter_of_the_languages():
+    """A reviewer saw "detrás" drawn as "detr□s" on the Spanish picture: Pillow's default type has
+    no accented letters. The vendored one draws each as wide as its plain letter."""
+    from scorekeeping.web.recap import font_of
+
+    font = font_of(30)
+    for accented, plain in (("á", "a"), ("ó", "o"), ("é", "e"), ("ë", "e"), ("ñ", "n"), ("í", "i")):
+        assert font.getlength(accented) == font.getlength(plain), accented
