@@ -310,3 +310,32 @@ document.addEventListener("htmx:afterSettle", () => {
   if (radio && !radio.disabled) { choose(radio); carried = true; }
   if (carried) keep(form);
 });
+
+// A Record never overtakes this phone's own preview: a preview that says who went out starts the
+// round in progress (or changes who went out in it) and moves its version, which its answer brings
+// to the form. A Record sent before that answer carried the version from before the phone's own
+// step and was refused as another phone's change ("A hand changed on another phone meanwhile",
+// found under load, issue 51's CI). It waits for the answer, then goes with the version it brought.
+// htmx asks before it sends (htmx:confirm) and gathers the form's values only when the request
+// is then issued: no second submit, and the version is the one the answer brought.
+// If the entry was drawn anew meanwhile (a push), the Record goes from the new one when it is for
+// the same round with the same player out; otherwise the new entry shows what the table holds now.
+let recordWaiting = null;
+const previewing = () => document.querySelector("form[data-entry] [data-preview].htmx-request");
+document.addEventListener("htmx:confirm", (event) => {
+  const form = event.detail.elt;
+  if (!form?.matches?.("form[data-entry]") || !previewing()) return;
+  event.preventDefault();
+  recordWaiting = { form, issue: event.detail.issueRequest, winner: checked(form, "winner")?.value };
+});
+function recordIfWaiting() {
+  if (!recordWaiting || previewing()) return;
+  const { form, issue, winner } = recordWaiting;
+  recordWaiting = null;
+  if (form.isConnected) { issue(true); return; }
+  const now = document.querySelector("form[data-entry]");
+  const record = now?.querySelector("button[name=op][value=record]");
+  if (record && now.dataset.round === form.dataset.round && checked(now, "winner")?.value === winner) now.requestSubmit(record);
+}
+document.addEventListener("htmx:afterRequest", () => setTimeout(recordIfWaiting, 0));
+document.addEventListener("htmx:afterSettle", recordIfWaiting);
