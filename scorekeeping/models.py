@@ -370,3 +370,36 @@ class StoryLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} in {self.game_id}"
+
+
+class StorySums(models.Model):
+    """A player's lines of one ruleset summed (``StoryLine``), with their latest name and rating:
+    what the players' list and the ladder read, one row a player and ruleset however many games.
+    Kept with the lines (``services.history``): a game finished last adds itself; any other change
+    sums its players' lines again."""
+
+    scope = models.CharField(max_length=24)
+    player = models.CharField(max_length=120)
+    ruleset = models.CharField(max_length=SLUG_MAX)
+    name = models.CharField(max_length=30, help_text="As their latest line of this ruleset writes it.")
+    position = models.CharField(max_length=96, help_text="Their latest line's place in the played order.")
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    rounds = models.PositiveIntegerField()
+    out = models.PositiveIntegerField()
+    points = models.BigIntegerField()
+    low = models.IntegerField()
+    high = models.IntegerField()
+    rated = models.PositiveIntegerField(help_text="Rated games: those of two players or more.")
+    rated_wins = models.PositiveIntegerField()
+    mu = models.FloatField(null=True)
+    sigma = models.FloatField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "player", "ruleset"], name="story_sums_unique"),
+        ]
+        indexes = [models.Index(fields=["scope", "ruleset"], name="story_sums_ruleset")]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.scope} ({self.ruleset})"

@@ -59,6 +59,21 @@ def lines(rows: QuerySet[StoryLine]) -> list[Line]:
     return [line_of(row) for row in rows.values_list(*COLUMNS)]
 
 
+BRIEF = ("game_id", "position", "player", "name", "date", "ruleset", "seat", "place", "total", "mu", "sigma")
+
+
+def brief_lines(rows: QuerySet[StoryLine]) -> list[Line]:
+    """The lines as a profile reads its opponents' (head to head: the place and the total) and a
+    rating's history (the rating after each game): their rounds left out, the cost of a profile
+    being those lines."""
+    return [
+        Line(
+            game, position, player, name, date, ruleset, seat, place, total, (), 0, 0, 0, 0, 0, 0, 0, mu=mu, sigma=sigma
+        )
+        for game, position, player, name, date, ruleset, seat, place, total, mu, sigma in rows.values_list(*BRIEF)
+    ]
+
+
 def row_of(line: Line, scope: str) -> StoryLine:
     """A new row for ``line`` in ``scope``."""
     return StoryLine(

@@ -40,9 +40,9 @@ from referee.engine.stories import (
 )
 from referee.engine.words import name_key
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, Game, Member, Night, Player, StoryLine
+from scorekeeping.models import Club, Game, Member, Night, Player, StoryLine, StorySums
 from scorekeeping.selectors.folding import folded
-from scorekeeping.selectors.lines import COLUMNS, SERVER, club_scope, kept_games, line_of, lines
+from scorekeeping.selectors.lines import COLUMNS, SERVER, brief_lines, club_scope, kept_games, line_of, lines
 
 
 class KeptStories:
@@ -90,7 +90,7 @@ class KeptStories:
         """The profile of the player ``key`` from their lines (in played order), with the other
         players' lines of their games (one query more)."""
         games = self.rows().filter(player=key).values("game_id")
-        others = lines(self.rows().filter(game_id__in=games).exclude(player=key)) if mine else []
+        others = brief_lines(self.rows().filter(game_id__in=games).exclude(player=key)) if mine else []
         named = self._named(mine + others)
         shown = self.shown([key]).get(key) or (named[0].name if named else key)
         return profile_from(shown, named[: len(mine)], named[len(mine) :])
@@ -105,39 +105,35 @@ class KeptStories:
         ``history_of``'s rating after each of their rated games."""
         chosen = ruleset or self.main_ruleset() or DEFAULT_RULESET
         rated = self.rows().filter(ruleset=chosen, mu__isnull=False)
-        counts = list(
-            rated.order_by().values("player").annotate(last=Max("position"), games=Count("id"), wins=Sum("won"))
-        )
-        latest: dict[tuple[str, str], tuple[float, float]] = {
-            (player, position): (mu or 0.0, sigma or 0.0)
-            for player, position, mu, sigma in rated.filter(position__in={row["last"] for row in counts}).values_list(
-                "player", "position", "mu", "sigma"
+        sums = list(
+            StorySums.objects.filter(scope=self.scope, ruleset=chosen, rated__gt=0).values_list(
+                "player", "mu", "sigma", "rated", "rated_wins"
             )
-        }
-        names = self.shown(row["player"] for row in counts)
+        )
+        names = self.shown(player for player, *_rest in sums)
         standings = [
-            Standing(names[row["player"]], *latest[(row["player"], row["last"])], row["games"], row["wins"])
-            for row in counts
+            Standing(names[player], mu or 0.0, sigma or 0.0, games, wins) for player, mu, sigma, games, wins in sums
         ]
         history = {}
         key = self.key_of(history_of) if history_of is not None else None
         if key is not None:
-            mine = self._named(lines(rated.filter(player=key).order_by("position")))
+            mine = self._named(brief_lines(rated.filter(player=key).order_by("position")))
             history = standings_of(mine, chosen)[1]
         return ladder_of(chosen, standings, history)
 
     def player_lines(self) -> list[PlayerLine]:
-        """Every player's line: their lines summed in one query."""
+        """Every player's line: their sums of every ruleset added up, one query of a row a player
+        and ruleset."""
         sums = (
-            self.rows()
+            StorySums.objects.filter(scope=self.scope)
             .order_by()
             .values("player")
             .annotate(
-                games=Count("id"),
-                wins=Sum("won"),
-                rounds=Sum("round_count"),
+                games=Sum("games"),
+                wins=Sum("wins"),
+                rounds=Sum("rounds"),
                 out=Sum("out"),
-                points=Sum("total"),
+                points=Sum("points"),
                 low=Min("low"),
                 high=Max("high"),
             )
@@ -162,18 +158,16 @@ class ServerStories(KeptStories):
         super().__init__(SERVER)
 
     def shown(self, keys: Iterable[str]) -> dict[str, str]:
-        """Each key's name as most recently written (two queries)."""
+        """Each key's name as written in their latest finished game (one query of their sums)."""
         wanted = list(set(keys))
-        rows = self.rows() if len(wanted) > 500 else self.rows().filter(player__in=wanted)
-        last = rows.order_by().values("player").annotate(last=Max("position")).values_list("player", "last")
-        latest = dict(last)
-        found = {}
-        for player, position, name in (
-            self.rows().filter(position__in=set(latest.values())).values_list("player", "position", "name")
-        ):
-            if latest.get(player) == position:
-                found[player] = name
-        return found
+        sums = StorySums.objects.filter(scope=self.scope)
+        if len(wanted) <= 500:
+            sums = sums.filter(player__in=wanted)
+        latest: dict[str, tuple[str, str]] = {}
+        for player, position, name in sums.values_list("player", "position", "name"):
+            if player not in latest or position > latest[player][0]:
+                latest[player] = (position, name)
+        return {player: name for player, (_position, name) in latest.items()}
 
     def key_of(self, name: str) -> str | None:
         return name_key(name)

@@ -32,7 +32,7 @@ from referee.rulebook import rules_for
 from scorekeeping import colours as palette
 from scorekeeping import ratelimit
 from scorekeeping.errors import Conflict, InvalidInput, NotFound, TooManyRequests
-from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting, StoryLine
+from scorekeeping.models import Club, ClubTable, Game, Member, Night, Sitting, StoryLine, StorySums
 from scorekeeping.selectors.lines import club_scope
 from scorekeeping.services.games import game_create, holds_control_characters, rules_of
 from scorekeeping.services.tokens import new_token, token_hash
@@ -199,6 +199,7 @@ def member_rename(*, club: Club, name: str, new_name: object) -> Member:
         member.save(update_fields=["name", "key"])
         # The kept stories name the member as their games now do (services.history).
         StoryLine.objects.filter(scope=club_scope(club.pk), player=str(member.pk)).update(name=cleaned)
+        StorySums.objects.filter(scope=club_scope(club.pk), player=str(member.pk)).update(name=cleaned)
     return member
 
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Min, QuerySet
+from django.db.models import F, Max, Min, QuerySet, Value
+from django.db.models.functions import Greatest, Least
 
 from referee.engine.history import CARRIED_FIELDS, Carry, Line, carry
 from referee.engine.stories import lines_of
-from scorekeeping.models import Change, Game, Round, Score, StoryLine
+from scorekeeping.models import Change, Game, Round, Score, StoryLine, StorySums
 from scorekeeping.selectors.folding import folded
 from scorekeeping.selectors.lines import COLUMNS, Kept, kept_games, line_of, lines, row_of
 
@@ -33,6 +35,83 @@ def _made(kept: list[Kept]) -> list[tuple[str, Line]]:
     for k, game in zip(kept, games, strict=True):
         found += [(k.scope, line) for line in lines_of(game, k.keys)]
     return found
+
+
+SUMMED = (
+    "name",
+    "position",
+    "games",
+    "wins",
+    "rounds",
+    "out",
+    "points",
+    "low",
+    "high",
+    "rated",
+    "rated_wins",
+    "mu",
+    "sigma",
+)
+
+
+def sums_of(found: Iterable[Line]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each player's lines of each ruleset summed, as ``StorySums`` keeps them (``found`` in played order)."""
+    sums: dict[tuple[str, str], dict[str, Any]] = {}
+    for line in found:
+        row = sums.setdefault(
+            (line.player, line.ruleset),
+            dict.fromkeys(("games", "wins", "rounds", "out", "points", "rated", "rated_wins"), 0)
+            | {"low": line.low, "high": line.high, "mu": None, "sigma": None},
+        )
+        row["name"], row["position"] = line.name, line.position
+        row["games"] += 1
+        row["wins"] += int(line.won)
+        row["rounds"] += len(line.rounds)
+        row["out"] += line.out
+        row["points"] += line.total
+        row["low"], row["high"] = min(row["low"], line.low), max(row["high"], line.high)
+        if line.rated:
+            row["rated"] += 1
+            row["rated_wins"] += int(line.won)
+            row["mu"], row["sigma"] = line.mu, line.sigma
+    return sums
+
+
+def _summed(scope: str, players: Iterable[str]) -> None:
+    """The sums of ``players`` in ``scope`` made again from their lines (a change not at the end
+    of the played order)."""
+    wanted = sorted(set(players))
+    StorySums.objects.filter(scope=scope, player__in=wanted).delete()
+    found = lines(StoryLine.objects.filter(scope=scope, player__in=wanted).order_by("position"))
+    StorySums.objects.bulk_create(
+        [StorySums(scope=scope, player=p, ruleset=r, **row) for (p, r), row in sums_of(found).items()]
+    )
+
+
+def _added(scope: str, new: list[Line]) -> None:
+    """A game finished last: each of its lines added to its player's sums (one update a player)."""
+    for line in new:
+        rated = {
+            "rated": F("rated") + 1,
+            "rated_wins": F("rated_wins") + int(line.won),
+            "mu": line.mu,
+            "sigma": line.sigma,
+        }
+        changed = StorySums.objects.filter(scope=scope, player=line.player, ruleset=line.ruleset).update(
+            name=line.name,
+            position=line.position,
+            games=F("games") + 1,
+            wins=F("wins") + int(line.won),
+            rounds=F("rounds") + len(line.rounds),
+            out=F("out") + line.out,
+            points=F("points") + line.total,
+            low=Least("low", Value(line.low)),
+            high=Greatest("high", Value(line.high)),
+            **(rated if line.rated else {}),
+        )
+        if not changed:
+            row = sums_of([line])[(line.player, line.ruleset)]
+            StorySums.objects.create(scope=scope, player=line.player, ruleset=line.ruleset, **row)
 
 
 def _same(old: list[Line], new: list[Line]) -> bool:
@@ -61,10 +140,12 @@ def game_kept(game: Game) -> None:
     if new and not old and not rows.filter(position__gt=new[0].position).exists():
         # The game finished last, as nearly every game does: carried on from its players' latest
         # lines, written once.
-        StoryLine.objects.bulk_create([row_of(line, scope) for line in carry(new, _carry(rows, new[0].position, new))])
+        carried = carry(new, _carry(rows, new[0].position, new))
+        StoryLine.objects.bulk_create([row_of(line, scope) for line in carried])
+        _added(scope, carried)
         return
     StoryLine.objects.bulk_create([row_of(line, scope) for line in new])
-    carried_on(scope, min(line.position for line in old + new))
+    carried_on(scope, min(line.position for line in old + new), also={line.player for line in old + new})
 
 
 def _carry(rows: QuerySet[StoryLine], since: str, later: list[Line]) -> Carry:
@@ -94,6 +175,9 @@ def game_delete(*, game_ids: Iterable[str]) -> None:
         ids = list(Game.objects.filter(pk__in=list(game_ids), club_table__isnull=True).values_list("pk", flat=True))
         held = StoryLine.objects.filter(game_id__in=ids)
         firsts = dict(held.order_by().values("scope").annotate(since=Min("position")).values_list("scope", "since"))
+        players: dict[str, set[str]] = {}
+        for scope, player in held.values_list("scope", "player"):
+            players.setdefault(scope, set()).add(player)
         # A round's scores and winner hold its players (protected): the rounds go first, and the
         # changes that undid others let go of them.
         Score.objects.filter(round__game_id__in=ids).delete()
@@ -101,25 +185,30 @@ def game_delete(*, game_ids: Iterable[str]) -> None:
         Change.objects.filter(game_id__in=ids).update(undoes=None)
         Game.objects.filter(pk__in=ids).delete()
         for scope, since in firsts.items():
-            carried_on(scope, since)
+            carried_on(scope, since, also=players[scope])
 
 
-def carried_on(scope: str, since: str) -> int:
+def carried_on(scope: str, since: str, also: Iterable[str] = ()) -> int:
     """Carry the streaks and ratings of ``scope`` on from ``since`` (a position), from each
-    player's latest line before it; the rows whose carried figures change are written. Returns
-    how many were."""
+    player's latest line before it; the rows whose carried figures change are written, and the
+    sums of their players (and of ``also``: players whose lines came or went) made again.
+    Returns how many lines were written."""
     rows = StoryLine.objects.filter(scope=scope)
     later = list(rows.filter(position__gte=since).order_by("position", "seat").values_list("id", *COLUMNS))
     if not later:
+        _summed(scope, also)
         return 0
     held_later = [line_of(row[1:]) for row in later]
     start = _carry(rows, since, held_later)
     ids = [row[0] for row in later]
     changed = []
+    touched = set(also)
     for pk, was, now in zip(ids, held_later, carry(held_later, start), strict=True):
         if any(getattr(was, name) != getattr(now, name) for name in CARRIED_FIELDS):
             changed.append(StoryLine(pk=pk, **{name: getattr(now, name) for name in CARRIED_FIELDS}))
+            touched.add(now.player)
     StoryLine.objects.bulk_update(changed, list(CARRIED_FIELDS), batch_size=500)
+    _summed(scope, touched)
     return len(changed)
 
 
@@ -162,11 +251,24 @@ def rebuilt(*, write: bool) -> Rebuilt:
             differences.append(
                 f"{scope}: {len(held)} lines kept, {len(made)} made; the first difference at line {at + 1}"
             )
+    made_sums = {(scope, *key): row for scope, found in fresh.items() for key, row in sums_of(found).items()}
+    kept_sums = {
+        (row["scope"], row["player"], row["ruleset"]): {name: row[name] for name in SUMMED}
+        for row in StorySums.objects.values("scope", "player", "ruleset", *SUMMED)
+    }
+    if made_sums != kept_sums:
+        wrong = sorted(k for k in set(made_sums) | set(kept_sums) if made_sums.get(k) != kept_sums.get(k))
+        differences.append(f"the sums of {len(wrong)} players and rulesets, first {wrong[0][0]} {wrong[0][1][:40]}")
     if write:
         with transaction.atomic():
             StoryLine.objects.all().delete()
+            StorySums.objects.all().delete()
             StoryLine.objects.bulk_create(
                 [row_of(line, scope) for scope, found in fresh.items() for line in found], batch_size=500
+            )
+            StorySums.objects.bulk_create(
+                [StorySums(scope=k[0], player=k[1], ruleset=k[2], **row) for k, row in made_sums.items()],
+                batch_size=500,
             )
     count = sum(len(found) for found in fresh.values())
     games = len({line.game for found in fresh.values() for line in found})

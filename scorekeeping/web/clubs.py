@@ -34,6 +34,7 @@ from scorekeeping.selectors.clubs import (
     night_results,
     night_running,
     night_tables,
+    night_told,
     season,
     still_entering,
 )
@@ -52,6 +53,7 @@ from scorekeeping.services.clubs import (
 )
 from scorekeeping.web.forms import SeasonForm
 from scorekeeping.web.guards import keep_organiser_token, organiser_only, organiser_refused, organiser_token
+from scorekeeping.web.nights import moment_lines
 from scorekeeping.web.pages import followed, streamed
 from scorekeeping.webkit.formdata import form_int
 from scorekeeping.webkit.htmx import HtmxHttpRequest
@@ -216,7 +218,9 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
                 "pips": [n <= state.played for n in range(1, state.last_round + 1)],
             }
         )
-    standings = night_results(night, states)
+    finished = night.status == Night.Status.FINISHED
+    told = night_told(night, states) if finished else None  # the night over: its moments instead of tiles
+    standings = told.standings if told is not None else night_results(night, states)
     running = [] if standings else night_running(night, states)  # while no table has finished
     colours = _colours(states)
     context = {
@@ -229,6 +233,8 @@ def room(request: HtmxHttpRequest, club_id: str, night_id: int) -> HttpResponse:
         "rows": [(row, colours.get(row.player, "")) for row in standings or running],  # with their colours
         "rules": (rules := rules_for(night.ruleset, night.variants)),  # its name said beside the night's
         "round_word": _(rules.round_word),
+        "moments": moment_lines(told, rules) if told is not None else [],
+        "finished": finished,
         "stream": streamed(request),
         "events": night_events_path(found.pk, night.pk),
     }

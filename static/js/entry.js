@@ -311,31 +311,33 @@ document.addEventListener("htmx:afterSettle", () => {
   if (carried) keep(form);
 });
 
-// A Record never overtakes this phone's own preview: a preview that says who went out starts the
-// round in progress (or changes who went out in it) and moves its version, which its answer brings
-// to the form. A Record sent before that answer carried the version from before the phone's own
+// A Record never overtakes this phone's own "who went out": saying it starts the round in progress
+// (or changes who went out in it) and moves the round's version, which the preview's answer brings
+// to the form. A Record tapped before that answer carried the version from before the phone's own
 // step and was refused as another phone's change ("A hand changed on another phone meanwhile",
-// found under load, issue 51's CI). It waits for the answer, then goes with the version it brought.
-// htmx asks before it sends (htmx:confirm) and gathers the form's values only when the request
-// is then issued: no second submit, and the version is the one the answer brought.
-// If the entry was drawn anew meanwhile (a push), the Record goes from the new one when it is for
-// the same round with the same player out; otherwise the new entry shows what the table holds now.
+// found under load in CI). Such a Record waits for the answer: htmx asks before it sends
+// (htmx:confirm) and gathers the form's values only when the request is then issued. Only then:
+// a Record tapped while an ordinary preview is on its way goes at once, as before. Microtasks, not
+// timers: a page's clock may stand still (the double-tap test).
 let recordWaiting = null;
-const previewing = () => document.querySelector("form[data-entry] [data-preview].htmx-request");
+on("change", "form[data-entry] input[name=winner]", (winner) => { winner.form.dataset.saying = "1"; });
+const previewing = (form) => form.querySelector("[data-preview].htmx-request");
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt;
-  if (!form?.matches?.("form[data-entry]") || !previewing()) return;
+  if (!form?.matches?.("form[data-entry]") || !form.dataset.saying || !previewing(form)) return;
   event.preventDefault();
-  recordWaiting = { form, issue: event.detail.issueRequest, winner: checked(form, "winner")?.value };
+  recordWaiting = { form, issue: event.detail.issueRequest };
 });
 function recordIfWaiting() {
-  if (!recordWaiting || previewing()) return;
-  const { form, issue, winner } = recordWaiting;
+  if (!recordWaiting) return;
+  const { form, issue } = recordWaiting;
+  if (form.isConnected && previewing(form)) return;
   recordWaiting = null;
-  if (form.isConnected) { issue(true); return; }
-  const now = document.querySelector("form[data-entry]");
-  const record = now?.querySelector("button[name=op][value=record]");
-  if (record && now.dataset.round === form.dataset.round && checked(now, "winner")?.value === winner) now.requestSubmit(record);
+  if (form.isConnected) issue(true);  // an entry drawn anew meanwhile shows the table as it is now
 }
-document.addEventListener("htmx:afterRequest", () => setTimeout(recordIfWaiting, 0));
-document.addEventListener("htmx:afterSettle", recordIfWaiting);
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt?.matches?.("[data-preview]") && event.detail.elt.closest("form");
+  if (form) delete form.dataset.saying;
+  queueMicrotask(recordIfWaiting);
+});
+document.addEventListener("htmx:afterSettle", () => queueMicrotask(recordIfWaiting));

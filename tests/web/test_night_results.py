@@ -140,3 +140,17 @@ def test_the_share_pictures_type_has_every_accented_letter_of_the_languages():
     font = font_of(30)
     for accented, plain in (("á", "a"), ("ó", "o"), ("é", "e"), ("ë", "e"), ("ñ", "n"), ("í", "i")):
         assert font.getlength(accented) == font.getlength(plain), accented
+
+
+def test_the_room_screen_tells_the_finished_night_instead_of_its_tables(client):
+    """A reviewer's finding: once the night was over the TV still showed the sitting's tiles, their
+    QR codes and "No phone yet? Scan your table's code"."""
+    night = Night(client, names=NAMES[:4], sittings=1)
+    for table in night.draw():
+        night.play(table)
+    playing = client.get(night.page + "room/").content.decode()
+    assert "No phone yet?" in playing and "The night is finished" not in playing
+    night.finish()
+    told = client.get(night.page + "room/").content.decode()
+    assert "The night is finished" in told and "wins the night" in told and "Best round" in told
+    assert "No phone yet?" not in told and 'class="qr"' not in told

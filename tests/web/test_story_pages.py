@@ -206,7 +206,7 @@ def test_a_story_page_costs_the_same_few_queries_of_the_kept_lines_whatever_the_
         assert not any("scorekeeping_round" in q or "scorekeeping_score" in q for q in queries), queries
         counts[url] = len(queries)
     # The session, the lines' queries (a record each, a profile's lines, names, colour, ladder): the same at 2 or 5.
-    assert counts == {"/records/": 9, "/players/ana/": 17, "/players/Ben/": 17}
+    assert counts == {"/records/": 8, "/players/ana/": 12, "/players/Ben/": 12}
     assert client.get("/players/Ana/").context["profile"].games == games
 
 
