@@ -1,5 +1,6 @@
 """axe-core on every page, light and dark in English, light in Dutch and Spanish (the dark scheme
-changes only colours, the same in every language): no serious or critical violation. axe is vendored (tests/browser/vendor) and injected into the page under test.
+changes only colours, the same in every language): no serious or critical violation. axe is
+vendored (tests/browser/vendor) and injected into the page under test.
 
 One exception, deliberate: ``label-content-name-mismatch`` on the card buttons (the keypad's keys
 and the cards tapped into a hand or meld), whose spoken names ("Ace of clubs", "Three of clubs,
