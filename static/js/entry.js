@@ -325,6 +325,7 @@ const previewing = (form) => form.querySelector("[data-preview].htmx-request");
 document.addEventListener("htmx:confirm", (event) => {
   const form = event.detail.elt;
   if (!form?.matches?.("form[data-entry]") || !form.dataset.saying || !previewing(form)) return;
+  if (event.detail.triggeringEvent?.submitter?.value !== "record") return;  // a Send goes as before
   event.preventDefault();
   recordWaiting = { form, issue: event.detail.issueRequest };
 });
