@@ -310,35 +310,3 @@ document.addEventListener("htmx:afterSettle", () => {
   if (radio && !radio.disabled) { choose(radio); carried = true; }
   if (carried) keep(form);
 });
-
-// A Record never overtakes this phone's own "who went out": saying it starts the round in progress
-// (or changes who went out in it) and moves the round's version, which the preview's answer brings
-// to the form. A Record tapped before that answer carried the version from before the phone's own
-// step and was refused as another phone's change ("A hand changed on another phone meanwhile",
-// found under load in CI). Such a Record waits for the answer: htmx asks before it sends
-// (htmx:confirm) and gathers the form's values only when the request is then issued. Only then:
-// a Record tapped while an ordinary preview is on its way goes at once, as before. Microtasks, not
-// timers: a page's clock may stand still (the double-tap test).
-let recordWaiting = null;
-on("change", "form[data-entry] input[name=winner]", (winner) => { winner.form.dataset.saying = "1"; });
-const previewing = (form) => form.querySelector("[data-preview].htmx-request");
-document.addEventListener("htmx:confirm", (event) => {
-  const form = event.detail.elt;
-  if (!form?.matches?.("form[data-entry]") || !form.dataset.saying || !previewing(form)) return;
-  if (event.detail.triggeringEvent?.submitter?.value !== "record") return;  // a Send goes as before
-  event.preventDefault();
-  recordWaiting = { form, issue: event.detail.issueRequest };
-});
-function recordIfWaiting() {
-  if (!recordWaiting) return;
-  const { form, issue } = recordWaiting;
-  if (form.isConnected && previewing(form)) return;
-  recordWaiting = null;
-  if (form.isConnected) issue(true);  // an entry drawn anew meanwhile shows the table as it is now
-}
-document.addEventListener("htmx:afterRequest", (event) => {
-  const form = event.detail.elt?.matches?.("[data-preview]") && event.detail.elt.closest("form");
-  if (form) delete form.dataset.saying;
-  queueMicrotask(recordIfWaiting);
-});
-document.addEventListener("htmx:afterSettle", () => queueMicrotask(recordIfWaiting));

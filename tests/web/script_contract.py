@@ -97,7 +97,6 @@ SCRIPT_OWNED: dict[str, str] = {
     "#offline": "offline.js draws the banner itself",
     "data-state": "offline.js: what its banner says",
     "data-dirty": "entry.js and live.js: the form was typed in",
-    "data-saying": "entry.js: who went out was changed, its preview not answered yet (a Record waits for it)",
     "data-asked-pristine": "live.js: what the poller asked",
     "data-double-tap": "guards.js: on <html> while a second tap where Record was is ignored",
 }
