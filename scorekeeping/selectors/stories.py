@@ -17,6 +17,7 @@ A name nobody played under is refused before anything else is read (one indexed 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -45,7 +46,7 @@ from scorekeeping.selectors.folding import folded
 from scorekeeping.selectors.lines import COLUMNS, SERVER, brief_lines, club_scope, kept_games, line_of, lines
 
 
-class KeptStories:
+class KeptStories(ABC):
     """The stories of one scope, read from its kept lines."""
 
     def __init__(self, scope: str) -> None:
@@ -54,12 +55,12 @@ class KeptStories:
     def rows(self) -> QuerySet[StoryLine]:
         return StoryLine.objects.filter(scope=self.scope)
 
-    # What a scope says of its players' names: overridden by a club and by the server.
-    def shown(self, keys: Iterable[str]) -> dict[str, str]:
-        raise NotImplementedError
+    # What a scope says of its players' names: a club's members, the server's names as compared.
+    @abstractmethod
+    def shown(self, keys: Iterable[str]) -> dict[str, str]: ...
 
-    def key_of(self, name: str) -> str | None:
-        raise NotImplementedError
+    @abstractmethod
+    def key_of(self, name: str) -> str | None: ...
 
     def _named(self, found: list[Line]) -> list[Line]:
         names = self.shown({line.player for line in found})
