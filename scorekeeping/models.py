@@ -155,6 +155,9 @@ class Draft(models.Model):
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     cut_bonus = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1, help_text="Goes up by one with every change to this draft.")
+    hands_version = models.PositiveIntegerField(
+        default=0, help_text="The version a hand was last sent in at (0: none yet): what a Record must have seen."
+    )
     started_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

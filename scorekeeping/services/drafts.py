@@ -151,7 +151,8 @@ def draft_hand(
         hand_row.save()
         if done:  # sent in, or sent in again: the table sees it
             draft.version += 1
-            draft.save(update_fields=["version"])
+            draft.hands_version = draft.version
+            draft.save(update_fields=["version", "hands_version"])
             touch(game)
     return draft
 
@@ -251,6 +252,22 @@ def draft_ahead(game: Game) -> Draft | None:
     to record next): the first draft from the round to record next on (one query)."""
     next_number = game.rounds.count() + 1
     return Draft.objects.filter(game=game, number__gte=next_number).select_related("winner").order_by("number").first()
+
+
+def draft_seen(*, game: Game, version: int | None, seen: str | None, winner: str | None) -> int | None:
+    """The round in progress's version now, for a Record from a phone that saw it at ``version``
+    with ``seen`` gone out and now says ``winner`` (None: no one). A Conflict if a hand was sent in
+    since, or if who went out is now neither what that phone saw nor what it says (a cut bonus has
+    only the two values, so it is always one of them). Its own say, made by a preview still on its
+    way back when the thumb tapped Record, is no change to it: refused, the Record blamed another
+    phone that had touched nothing (seen in CI)."""
+    current = draft_current(game)
+    if current is None or version is None or current.version == version:
+        return current.version if current is not None else None
+    said = current.winner.name if current.winner is not None else None
+    if current.hands_version > version or said not in (seen, winner):
+        raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
+    return current.version
 
 
 def draft_current(game: Game) -> Draft | None:

@@ -30,6 +30,7 @@ from scorekeeping.services import (
     draft_hand,
     draft_hands,
     draft_record,
+    draft_seen,
     draft_start,
     draft_status,
     game_redo,
@@ -165,11 +166,13 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
         version = form_int(request.POST.get("draft_version"), None)  # the round as this phone last saw it
         if state.winner != "" and (state.winner != request.POST.get("draft_winner", "") or bonus_changed):
             cut_bonus = state.cut_bonus if bonus_changed else None
-            if op == "record":
-                _seen(game, version)  # a change made with the Record: checked against the round it saw
-            draft_start(game=game, number=number, winner=state.winner_name(players), cut_bonus=cut_bonus)
+            winner = state.winner_name(players)
+            if op == "record":  # a change made with the Record: checked against the round it saw
+                seen = EntryState(winner=request.POST.get("draft_winner", "")).winner_name(players)
+                version = draft_seen(game=game, version=version, seen=seen, winner=winner)
+            started = draft_start(game=game, number=number, winner=winner, cut_bonus=cut_bonus)
             if op == "record" and version is not None:
-                version = _seen(game, None)  # its own change moved the round on: not another phone's
+                version = started.version  # its own change moved the round on: not another phone's
         else:  # not changed on this phone (or not chosen): who went out is the round's, whoever said it
             state.winner = _said(game, number, state.winner)
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
@@ -201,15 +204,6 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
         with contextlib.suppress(ScorekeepingError):
             draft_hand(game=game, name=active.name, number=number, done=False, cards=cards, points=points, buys=buys)
     return page()
-
-
-def _seen(game: Game, version: int | None) -> int | None:
-    """The round in progress's version now; a Conflict if it is not ``version`` (when given)."""
-    current = draft_current(game)
-    now = current.version if current is not None else None
-    if version is not None and now is not None and now != version:
-        raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
-    return now
 
 
 def _said(game: Game, number: int, chosen: str) -> str:
