@@ -24,6 +24,11 @@ on("click", "[data-share]", (button) => {  // the phone's own share sheet where 
 });
 on("click", "[data-print]", () => window.print());  // a page's results on paper (the browser's own menu does it too)
 on("change", "select[data-autosubmit]", (select) => select.form.submit());  // the language
+// A choice made before this script ran (a slow phone, the page still loading) counts all the same.
+// The select keeps no restored value (autocomplete="off"), so only the person's own choice differs.
+document.querySelectorAll("select[data-autosubmit]").forEach((select) => {
+  if ([...select.options].some((option) => option.selected !== option.defaultSelected)) select.form.submit();
+});
 on("input", "#new-game input[name=player]", (input) => {  // the dealer list follows the names
   const option = document.querySelector(`#dealer option[value="${input.id.replace("player-", "")}"]`);
   if (option && input.value.trim()) option.textContent = input.value.trim();

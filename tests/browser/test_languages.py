@@ -62,3 +62,20 @@ def test_a_refusal_is_explained_in_the_chosen_language(live_server, page, consol
     expect(page.locator(".verdict .headline")).to_have_text("✘ Niet toegestaan")
     expect(page.locator(".verdict .reasons li")).to_have_text([re.compile("zou om de aas heen lopen")])
     assert console_errors == []
+
+
+def test_a_language_chosen_before_the_page_script_ran_still_counts(live_server, page):
+    """A slow phone: the page is drawn and the language chosen before its script has run (seen
+    in CI: the choice was lost and the page stayed English). The script, once it runs, sends it."""
+    page.route(re.compile(r"/static/js/page\b[^/]*\.js$"), lambda route: route.abort())
+    page.goto(live_server.url + "/rules/")
+    page.get_by_label("Language").select_option(label="Nederlands")
+    expect(page.locator("html")).to_have_attribute("lang", "en")  # no script yet: nothing sent
+    script = page.locator("script[src*='/js/page']").get_attribute("src")
+    page.unroute_all()
+    page.add_script_tag(url=script)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    # Back on a page drawn in Dutch, the choice the page was drawn with sends nothing again.
+    page.reload()
+    expect(page.get_by_label("Taal")).to_have_value("nl")
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
