@@ -393,6 +393,10 @@ class StorySums(models.Model):
     points = models.BigIntegerField()
     low = models.IntegerField()
     high = models.IntegerField()
+    total_low = models.IntegerField(help_text="The lowest game total.")
+    total_high = models.IntegerField(help_text="The highest game total.")
+    streak = models.PositiveIntegerField(help_text="The longest win streak reached in a game of this ruleset.")
+    by_round = models.JSONField(help_text="[round number, rounds played, their penalties] of every round number.")
     rated = models.PositiveIntegerField(help_text="Rated games: those of two players or more.")
     rated_wins = models.PositiveIntegerField()
     mu = models.FloatField(null=True)
@@ -406,3 +410,24 @@ class StorySums(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} in {self.scope} ({self.ruleset})"
+
+
+class StoryPair(models.Model):
+    """A player's finished games against one opponent, summed (``referee.engine.history.Meeting``):
+    the profile's head to head, one row an opponent however many games. Kept with the sums."""
+
+    scope = models.CharField(max_length=24)
+    player = models.CharField(max_length=120)
+    opponent = models.CharField(max_length=120)
+    games = models.PositiveIntegerField()
+    ahead = models.PositiveIntegerField()
+    behind = models.PositiveIntegerField()
+    difference = models.BigIntegerField(help_text="The opponent's totals less the player's, summed.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "player", "opponent"], name="story_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} against {self.opponent} in {self.scope}"

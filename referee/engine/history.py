@@ -130,8 +130,10 @@ def carry(lines: Sequence[Line], before: Carry | None = None) -> list[Line]:
 
 @dataclass(frozen=True)
 class Sums:
-    """A player's lines summed (what a database sums): games, wins, rounds, rounds gone out, the
-    penalties, the lowest and highest penalty in one round."""
+    """A player's lines of one ruleset summed (what a database keeps and adds to): games, wins,
+    rounds, rounds gone out, the penalties, the lowest and highest penalty in one round, the
+    lowest and highest game total, the longest win streak reached, and each round number's
+    rounds played and penalties (the profile's best and worst round)."""
 
     games: int
     wins: int
@@ -140,9 +142,18 @@ class Sums:
     points: int
     low: int | None
     high: int | None
+    total_low: int | None = None
+    total_high: int | None = None
+    streak: int = 0
+    by_round: tuple[tuple[int, int, int], ...] = ()  # (round number, rounds played, their penalties)
 
     @classmethod
     def of(cls, lines: Sequence[Line]) -> Sums:
+        by_round: dict[int, tuple[int, int]] = {}
+        for line in lines:
+            for number, points in line.rounds:
+                played, summed = by_round.get(number, (0, 0))
+                by_round[number] = (played + 1, summed + points)
         return cls(
             len(lines),
             sum(1 for line in lines if line.won),
@@ -151,7 +162,74 @@ class Sums:
             sum(line.total for line in lines),
             min((line.low for line in lines if line.rounds), default=None),
             max((line.high for line in lines if line.rounds), default=None),
+            min((line.total for line in lines), default=None),
+            max((line.total for line in lines), default=None),
+            max((line.streak for line in lines), default=0),
+            tuple((n, played, summed) for n, (played, summed) in sorted(by_round.items())),
         )
+
+    def plus(self, line: Line) -> Sums:
+        """With one more line (a game finished last): what ``of`` gives with it, at the cost of one."""
+        by_round = {n: (played, summed) for n, played, summed in self.by_round}
+        for number, points in line.rounds:
+            played, summed = by_round.get(number, (0, 0))
+            by_round[number] = (played + 1, summed + points)
+        return Sums(
+            self.games + 1,
+            self.wins + int(line.won),
+            self.rounds + len(line.rounds),
+            self.out + line.out,
+            self.points + line.total,
+            _least(self.low, line.low if line.rounds else None),
+            _most(self.high, line.high if line.rounds else None),
+            _least(self.total_low, line.total),
+            _most(self.total_high, line.total),
+            max(self.streak, line.streak),
+            tuple((n, played, summed) for n, (played, summed) in sorted(by_round.items())),
+        )
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _most(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else max(a, b)
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """A player's finished games against one opponent, summed: how many, how often the player
+    placed ahead and behind, and the opponent's totals less the player's."""
+
+    games: int = 0
+    ahead: int = 0
+    behind: int = 0
+    difference: int = 0
+
+    def plus(self, me: Line, other: Line) -> Meeting:
+        order = (other.place > me.place) - (other.place < me.place)  # 1: the player ahead
+        return Meeting(
+            self.games + 1,
+            self.ahead + int(order > 0),
+            self.behind + int(order < 0),
+            self.difference + other.total - me.total,
+        )
+
+
+def meetings_of(mine: Iterable[Line], games: Iterable[Line]) -> dict[tuple[str, str], Meeting]:
+    """Each (player, opponent) of ``mine``'s players: their meetings in the games of ``mine``,
+    whose every line is in ``games``."""
+    by_game: dict[str, list[Line]] = {}
+    for line in games:
+        by_game.setdefault(line.game, []).append(line)
+    found: dict[tuple[str, str], Meeting] = {}
+    for me in mine:
+        for other in by_game.get(me.game, []):
+            if other.player != me.player:
+                key = (me.player, other.player)
+                found[key] = found.get(key, Meeting()).plus(me, other)
+    return found
 
 
 # Each record: which lines may hold it, and the order that finds its holder (the best value, then

@@ -24,6 +24,7 @@ from .history import Line
 from .stories import PlayedGame, folded_lines
 
 MINIMUM_GAMES = 3  # rated games before a place on the ladder
+HISTORY_SHOWN = 100  # the latest rated games a rating's history is told for (a chart a phone can show)
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def ladder_of(
     ruleset: str, standings: Sequence[Standing], history: dict[str, list[Step]], minimum: int = MINIMUM_GAMES
 ) -> Ladder:
     """The ladder from each player's latest rating: those with ``minimum`` rated games placed, the
-    others apart."""
+    others apart; each history cut to its latest ``HISTORY_SHOWN`` games."""
     ranked = sorted(
         (s for s in standings if s.games >= minimum), key=lambda s: (-_conservative(s.mu, s.sigma), s.name.casefold())
     )
@@ -111,7 +112,7 @@ def ladder_of(
         (Unrated(s.name, s.games, minimum - s.games) for s in standings if s.games < minimum),
         key=lambda u: (-u.games, u.name.casefold()),
     )
-    return Ladder(ruleset, players, unrated, history)
+    return Ladder(ruleset, players, unrated, {name: steps[-HISTORY_SHOWN:] for name, steps in history.items()})
 
 
 def standings_of(lines: Sequence[Line], ruleset: str) -> tuple[list[Standing], dict[str, list[Step]]]:

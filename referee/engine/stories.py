@@ -41,11 +41,12 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import history
 
 ROLLING = 5  # games in the rolling average
+ROLLING_SHOWN = 100  # the latest games the rolling average is told for (a chart a phone can show)
 RIVAL_GAMES = 3  # games together before an opponent can be the rival
 
 
@@ -131,13 +132,13 @@ class Profile:
     longest_streak: int
     by_ruleset: list[RulesetFigures]
     main_ruleset: str | None  # the ruleset played most: the rolling average's and the rounds'
-    rolling_average: list[float]
+    rolling_average: list[float]  # after each of the latest ROLLING_SHOWN games of the main ruleset
+    rolling_from: int  # the number of the game (of the main ruleset, from 1) the first is after
     favourite_round: int | None
     worst_round: int | None
     head_to_head: list[HeadToHead]
     rival: str | None
     nemesis: str | None
-    game_ids: list[str] = field(default_factory=list)  # the games counted, oldest first
 
 
 def in_played_order(games: Sequence[PlayedGame]) -> list[PlayedGame]:
@@ -183,47 +184,57 @@ def lines_of(game: PlayedGame, keys: Mapping[str, str] | None = None) -> list[hi
     return found
 
 
+def main_ruleset_of(sums: Mapping[str, history.Sums]) -> str | None:
+    """The ruleset a player played most (the later slug on a tie): their profile's own."""
+    return max(sums, key=lambda r: (sums[r].games, r)) if sums else None
+
+
 def profile_from(name: str, mine: Sequence[history.Line], others: Sequence[history.Line]) -> Profile:
     """``name``'s ``stories.Profile`` from their lines (``mine``, in played order) and the other
-    players' lines of the same games (``others``, shown by their ``name``)."""
+    players' lines of the same games (``others``, shown by their ``name``): summed as they are
+    kept, and read as ``profile_kept`` reads what is kept."""
+    per_ruleset: dict[str, list[history.Line]] = {}
+    for line in mine:
+        per_ruleset.setdefault(line.ruleset, []).append(line)
+    sums = {ruleset: history.Sums.of(found) for ruleset, found in per_ruleset.items()}
+    names = {line.player: line.name for line in others}
+    meetings = {names[opponent]: m for (_me, opponent), m in history.meetings_of(mine, others).items()}
+    main = main_ruleset_of(sums)
+    totals = [line.total for line in per_ruleset.get(main, [])] if main else []
+    return profile_kept(name, sums, meetings, totals[-(ROLLING_SHOWN + ROLLING - 1) :])
+
+
+def profile_kept(
+    name: str, sums: Mapping[str, history.Sums], meetings: Mapping[str, history.Meeting], recent: Sequence[int]
+) -> Profile:
+    """``name``'s ``stories.Profile`` from what is kept of them: their sums of each ruleset, their
+    meetings by opponent (shown by name), and the latest totals of their main ruleset
+    (``main_ruleset_of``), oldest first: at least the last ROLLING_SHOWN + ROLLING - 1. What it
+    reads grows with the rulesets and opponents, never with the games."""
     from .stories import RIVAL_GAMES, ROLLING, HeadToHead, Profile, RulesetFigures
 
-    per_ruleset: dict[str, list[int]] = {}
-    for line in mine:
-        per_ruleset.setdefault(line.ruleset, []).append(line.total)
     by_ruleset = [
-        RulesetFigures(r, len(v), round(statistics.fmean(v), 2), min(v), max(v)) for r, v in sorted(per_ruleset.items())
+        RulesetFigures(r, v.games, round(v.points / v.games, 2), v.total_low or 0, v.total_high or 0)
+        for r, v in sorted(sums.items())
+        if v.games
     ]
-    main = max(per_ruleset, key=lambda r: (len(per_ruleset[r]), r)) if per_ruleset else None
-    main_totals = per_ruleset.get(main, []) if main else []
+    main = main_ruleset_of(sums)
+    played = sums[main].games if main else 0
+    recent = list(recent[-(ROLLING_SHOWN + ROLLING - 1) :])
+    skipped = played - len(recent)  # the main ruleset's games before the totals given
+    # Each game's average needs the ROLLING before it: told from the first game they are all given for.
+    first = max(played - ROLLING_SHOWN, skipped + ROLLING - 1 if skipped else 0)
     rolling = [
-        round(statistics.fmean(main_totals[max(0, i + 1 - ROLLING) : i + 1]), 2) for i in range(len(main_totals))
+        round(statistics.fmean(recent[max(0, i + 1 - ROLLING) - skipped : i + 1 - skipped]), 2)
+        for i in range(first, played)
     ]
-    by_round: dict[int, list[int]] = {}
-    for line in mine:
-        if line.ruleset == main:
-            for number, points in line.rounds:
-                by_round.setdefault(number, []).append(points)
-    averages = {n: statistics.fmean(v) for n, v in by_round.items()}
+    averages = {n: summed / count for n, count, summed in sums[main].by_round if count} if main else {}
     favourite = min(averages, key=lambda n: (averages[n], n)) if averages else None
     worst = max(averages, key=lambda n: (averages[n], -n)) if averages else None
-    own = {line.game: line for line in mine}
-    meetings: dict[str, list[tuple[int, int]]] = {}  # opponent -> (place comparison, difference)
-    for other in sorted(others, key=lambda o: (o.position, o.seat)):
-        me = own.get(other.game)
-        if me is None or other.player == me.player:
-            continue
-        order = (other.place > me.place) - (other.place < me.place)  # 1: ahead, -1: behind
-        meetings.setdefault(other.name, []).append((order, other.total - me.total))
     head = [
-        HeadToHead(
-            opponent,
-            len(m),
-            sum(1 for o, _d in m if o > 0),
-            sum(1 for o, _d in m if o < 0),
-            round(statistics.fmean(d for _o, d in m), 2),
-        )
+        HeadToHead(opponent, m.games, m.ahead, m.behind, round(m.difference / m.games, 2))
         for opponent, m in meetings.items()
+        if m.games
     ]
     head.sort(key=lambda h: (-h.games, h.opponent.casefold()))
     rivals = [h for h in head if h.games >= RIVAL_GAMES]
@@ -232,23 +243,24 @@ def profile_from(name: str, mine: Sequence[history.Line], others: Sequence[histo
     nemesis = (
         min(beaten_by, key=lambda h: (-h.behind, -h.behind / h.games, h.opponent.casefold())) if beaten_by else None
     )
-    wins = sum(1 for line in mine if line.won)
+    games = sum(v.games for v in sums.values())
+    wins = sum(v.wins for v in sums.values())
     return Profile(
         name=name,
-        games=len(mine),
+        games=games,
         wins=wins,
-        win_rate=round(100 * wins / len(mine), 2) if mine else 0.0,
-        rounds_out=sum(line.out for line in mine),
-        longest_streak=max((line.streak for line in mine), default=0),
+        win_rate=round(100 * wins / games, 2) if games else 0.0,
+        rounds_out=sum(v.out for v in sums.values()),
+        longest_streak=max((v.streak for v in sums.values()), default=0),
         by_ruleset=by_ruleset,
         main_ruleset=main,
         rolling_average=rolling,
+        rolling_from=first + 1,
         favourite_round=favourite,
         worst_round=worst,
         head_to_head=head,
         rival=rival.opponent if rival else None,
         nemesis=nemesis.opponent if nemesis else None,
-        game_ids=[line.game for line in mine],
     )
 
 

@@ -82,7 +82,8 @@ def _profile_fields() -> dict[str, Any]:
         "by_ruleset": _shape(*RULESET_FIGURES_FIELDS, many=True),
         "rounds_out": _S.IntegerField(),
         "longest_streak": _S.IntegerField(),
-        "rolling_average": _S.ListField(child=_S.FloatField()),
+        "rolling_average": _S.ListField(child=_S.FloatField(), help_text="After each of the latest 100 games."),
+        "rolling_from": _S.IntegerField(help_text="The number of the game the first average is after, from 1."),
         "favourite_round": _S.IntegerField(allow_null=True),
         "worst_round": _S.IntegerField(allow_null=True),
         "head_to_head": _shape(*HEAD_TO_HEAD_FIELDS, many=True),
@@ -108,7 +109,7 @@ MEMBER_PROFILE = _shape(
             "RatingStep",
             {"game": _S.CharField(), "rating": _S.FloatField(help_text="The rating after that game.")},
             many=True,
-            help_text="One entry per rated game, oldest first (also below 3 games).",
+            help_text="One entry per rated game of the latest 100, oldest first (also below 3 games).",
         ),
     },
 )
@@ -209,6 +210,7 @@ def profile_data(found: Profile) -> dict[str, Any]:
         "rounds_out": found.rounds_out,
         "longest_streak": found.longest_streak,
         "rolling_average": found.rolling_average,
+        "rolling_from": found.rolling_from,
         "favourite_round": found.favourite_round,
         "worst_round": found.worst_round,
         "head_to_head": [

@@ -11,9 +11,9 @@ from typing import Any
 
 from django.db.models import Max, Q, QuerySet
 
-from referee.engine.history import Line
+from referee.engine.history import Line, Sums
 from referee.engine.words import name_key
-from scorekeeping.models import Change, ClubTable, Game, Member, Player, StoryLine
+from scorekeeping.models import Change, ClubTable, Game, Member, Player, StoryLine, StorySums
 from scorekeeping.selectors.folding import Table
 
 SERVER = "server"
@@ -72,6 +72,16 @@ def brief_lines(rows: QuerySet[StoryLine]) -> list[Line]:
         )
         for game, position, player, name, date, ruleset, seat, place, total, mu, sigma in rows.values_list(*BRIEF)
     ]
+
+
+PAIRED = ("games", "ahead", "behind", "difference")  # a StoryPair's figures: a history.Meeting's
+SUMS = ("games", "wins", "rounds", "out", "points", "low", "high", "total_low", "total_high", "streak")
+
+
+def sums_of_row(row: StorySums) -> Sums:
+    """A ``StorySums`` row as the engine sums lines (``history.Sums``)."""
+    figures = {name: getattr(row, name) for name in SUMS}
+    return Sums(**figures, by_round=tuple((n, played, summed) for n, played, summed in row.by_round))
 
 
 def row_of(line: Line, scope: str) -> StoryLine:

@@ -24,26 +24,47 @@ from dataclasses import replace
 from django.db.models import Count, Max, Min, QuerySet, Sum
 
 from referee.engine import DEFAULT_RULESET
-from referee.engine.history import RECORD_ORDER, Line, Sums
-from referee.engine.ladder import Ladder, Standing, ladder, ladder_of, most_played, most_played_of, standings_of
+from referee.engine.history import RECORD_ORDER, Line, Meeting, Sums
+from referee.engine.ladder import (
+    HISTORY_SHOWN,
+    Ladder,
+    Standing,
+    ladder,
+    ladder_of,
+    most_played,
+    most_played_of,
+    standings_of,
+)
 from referee.engine.stories import (
     RECORD_TITLES,
+    ROLLING,
+    ROLLING_SHOWN,
     PlayerLine,
     Profile,
     Record,
     lines_sorted,
+    main_ruleset_of,
     player_line,
     player_lines,
     profile,
-    profile_from,
+    profile_kept,
     records,
     records_from,
 )
 from referee.engine.words import name_key
 from scorekeeping.errors import NotFound
-from scorekeeping.models import Club, Game, Member, Night, Player, StoryLine, StorySums
+from scorekeeping.models import Club, Game, Member, Night, Player, StoryLine, StoryPair, StorySums
 from scorekeeping.selectors.folding import folded
-from scorekeeping.selectors.lines import COLUMNS, SERVER, brief_lines, club_scope, kept_games, line_of, lines
+from scorekeeping.selectors.lines import (
+    COLUMNS,
+    PAIRED,
+    SERVER,
+    brief_lines,
+    club_scope,
+    kept_games,
+    line_of,
+    sums_of_row,
+)
 
 
 class KeptStories(ABC):
@@ -82,19 +103,25 @@ class KeptStories(ABC):
     def profile(self, name: str) -> Profile:
         """``name``'s profile; ``NotFound`` if nobody of that name played here."""
         key = self.key_of(name)
-        mine = lines(self.rows().filter(player=key).order_by("position")) if key is not None else []
-        if key is None or not mine:
+        sums = list(StorySums.objects.filter(scope=self.scope, player=key)) if key is not None else []
+        if key is None or not sums:
             raise NotFound(f"nobody called {name[:40]} played here", "name")
-        return self._profile(key, mine)
+        return self._profile(key, sums)
 
-    def _profile(self, key: str, mine: list[Line]) -> Profile:
-        """The profile of the player ``key`` from their lines (in played order), with the other
-        players' lines of their games (one query more)."""
-        games = self.rows().filter(player=key).values("game_id")
-        others = brief_lines(self.rows().filter(game_id__in=games).exclude(player=key)) if mine else []
-        named = self._named(mine + others)
-        shown = self.shown([key]).get(key) or (named[0].name if named else key)
-        return profile_from(shown, named[: len(mine)], named[len(mine) :])
+    def _profile(self, key: str, rows: list[StorySums]) -> Profile:
+        """The profile of the player ``key`` from what is kept of them: their sums (``rows``), the
+        latest totals of their main ruleset, their pairs. Three queries of a row a ruleset, an
+        opponent and one of the latest games: the same with ten games or ten thousand."""
+        sums = {row.ruleset: sums_of_row(row) for row in rows}
+        main = main_ruleset_of(sums)
+        theirs = self.rows().filter(player=key, ruleset=main).order_by("-position")
+        recent = list(theirs.values_list("total", flat=True)[: ROLLING_SHOWN + ROLLING - 1])[::-1]
+        pairs = StoryPair.objects.filter(scope=self.scope, player=key).values_list("opponent", *PAIRED)
+        met = {opponent: Meeting(*figures) for opponent, *figures in pairs}
+        names = self.shown([key, *met])
+        shown = names.get(key) or max(rows, key=lambda row: row.position).name
+        meetings = {names.get(opponent, opponent): m for opponent, m in met.items()}
+        return profile_kept(shown, sums, meetings, recent)
 
     def main_ruleset(self) -> str | None:
         counts = self.rows().filter(seat=0).order_by().values("ruleset").annotate(n=Count("id"))
@@ -118,7 +145,8 @@ class KeptStories(ABC):
         history = {}
         key = self.key_of(history_of) if history_of is not None else None
         if key is not None:
-            mine = self._named(brief_lines(rated.filter(player=key).order_by("position")))
+            latest = rated.filter(player=key).order_by("-position")[:HISTORY_SHOWN]  # all the ladder tells
+            mine = self._named(brief_lines(latest)[::-1])
             history = standings_of(mine, chosen)[1]
         return ladder_of(chosen, standings, history)
 
@@ -203,7 +231,7 @@ class ClubStories(KeptStories):
         key = self.key_of(name)
         if key is None:
             raise NotFound(f"{name[:40]} is no member of this club", "name")
-        return self._profile(key, lines(self.rows().filter(player=key).order_by("position")))
+        return self._profile(key, list(StorySums.objects.filter(scope=self.scope, player=key)))
 
     def colour(self, name: str) -> str:
         """The member's own colour (what their tables start from)."""

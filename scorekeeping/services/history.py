@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max, Min, QuerySet, Value
-from django.db.models.functions import Greatest, Least
+from django.db.models import Max, Min, QuerySet
 
-from referee.engine.history import CARRIED_FIELDS, Carry, Line, carry
+from referee.engine.history import CARRIED_FIELDS, Carry, Line, Sums, carry, meetings_of
 from referee.engine.stories import lines_of
-from scorekeeping.models import Change, Game, Round, Score, StoryLine, StorySums
+from scorekeeping.models import Change, Game, Round, Score, StoryLine, StoryPair, StorySums
 from scorekeeping.selectors.folding import folded
-from scorekeeping.selectors.lines import COLUMNS, Kept, kept_games, line_of, lines, row_of
+from scorekeeping.selectors.lines import (
+    COLUMNS,
+    PAIRED,
+    SUMS,
+    Kept,
+    brief_lines,
+    kept_games,
+    line_of,
+    lines,
+    row_of,
+    sums_of_row,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +57,10 @@ SUMMED = (
     "points",
     "low",
     "high",
+    "total_low",
+    "total_high",
+    "streak",
+    "by_round",
     "rated",
     "rated_wins",
     "mu",
@@ -54,64 +68,113 @@ SUMMED = (
 )
 
 
+def _sums_row(
+    sums: Sums, last: Line, rated: int, rated_wins: int, rating: tuple[float | None, float | None]
+) -> dict[str, Any]:
+    """A ``StorySums`` row's figures: ``sums``, the name and position of the player's ``last``
+    line, their rated games and wins, and their latest rating."""
+    return {
+        "name": last.name,
+        "position": last.position,
+        **{name: getattr(sums, name) for name in SUMS},
+        "by_round": [list(entry) for entry in sums.by_round],
+        "rated": rated,
+        "rated_wins": rated_wins,
+        "mu": rating[0],
+        "sigma": rating[1],
+    }
+
+
 def sums_of(found: Iterable[Line]) -> dict[tuple[str, str], dict[str, Any]]:
     """Each player's lines of each ruleset summed, as ``StorySums`` keeps them (``found`` in played order)."""
-    sums: dict[tuple[str, str], dict[str, Any]] = {}
+    grouped: dict[tuple[str, str], list[Line]] = {}
     for line in found:
-        row = sums.setdefault(
-            (line.player, line.ruleset),
-            dict.fromkeys(("games", "wins", "rounds", "out", "points", "rated", "rated_wins"), 0)
-            | {"low": line.low, "high": line.high, "mu": None, "sigma": None},
-        )
-        row["name"], row["position"] = line.name, line.position
-        row["games"] += 1
-        row["wins"] += int(line.won)
-        row["rounds"] += len(line.rounds)
-        row["out"] += line.out
-        row["points"] += line.total
-        row["low"], row["high"] = min(row["low"], line.low), max(row["high"], line.high)
-        if line.rated:
-            row["rated"] += 1
-            row["rated_wins"] += int(line.won)
-            row["mu"], row["sigma"] = line.mu, line.sigma
-    return sums
+        grouped.setdefault((line.player, line.ruleset), []).append(line)
+    made = {}
+    for key, group in grouped.items():
+        rated = [line for line in group if line.rated]
+        rating = (rated[-1].mu, rated[-1].sigma) if rated else (None, None)
+        made[key] = _sums_row(Sums.of(group), group[-1], len(rated), sum(1 for r in rated if r.won), rating)
+    return made
+
+
+def pairs_of(mine: Iterable[Line], games: Iterable[Line]) -> dict[tuple[str, str], dict[str, int]]:
+    """Each (player, opponent) of the players of ``mine``: their meetings, as ``StoryPair`` keeps them."""
+    return {key: asdict(met) for key, met in meetings_of(mine, games).items()}
 
 
 def _summed(scope: str, players: Iterable[str]) -> None:
-    """The sums of ``players`` in ``scope`` made again from their lines (a change not at the end
-    of the played order)."""
+    """The sums and pairs of ``players`` in ``scope`` made again from their lines (a change not at
+    the end of the played order)."""
     wanted = sorted(set(players))
+    if not wanted:
+        return
     StorySums.objects.filter(scope=scope, player__in=wanted).delete()
-    found = lines(StoryLine.objects.filter(scope=scope, player__in=wanted).order_by("position"))
+    StoryPair.objects.filter(scope=scope, player__in=wanted).delete()
+    theirs = StoryLine.objects.filter(scope=scope, player__in=wanted)
+    found = lines(theirs.order_by("position"))
     StorySums.objects.bulk_create(
-        [StorySums(scope=scope, player=p, ruleset=r, **row) for (p, r), row in sums_of(found).items()]
+        [StorySums(scope=scope, player=p, ruleset=r, **row) for (p, r), row in sums_of(found).items()],
+        batch_size=500,
+    )
+    games = brief_lines(StoryLine.objects.filter(scope=scope, game_id__in=theirs.values("game_id")))
+    StoryPair.objects.bulk_create(
+        [StoryPair(scope=scope, player=p, opponent=o, **row) for (p, o), row in pairs_of(found, games).items()],
+        batch_size=500,
     )
 
 
-def _added(scope: str, new: list[Line]) -> None:
-    """A game finished last: each of its lines added to its player's sums (one update a player)."""
+def _locked_sums(scope: str, new: list[Line]) -> dict[tuple[str, str], StorySums]:
+    """The sums of ``new``'s players in its ruleset, locked (in one order: two games of shared
+    players finishing at once take turns)."""
+    players = sorted({line.player for line in new})
+    rows = StorySums.objects.select_for_update().filter(scope=scope, player__in=players, ruleset=new[0].ruleset)
+    return {(row.player, row.ruleset): row for row in rows.order_by("player")}
+
+
+def _added(scope: str, new: list[Line], held: dict[tuple[str, str], StorySums]) -> None:
+    """A game finished last: each of its lines added to its player's sums (``held``, locked), and
+    each pair of its players' meetings to their pair: a few queries, however long the history."""
+    changed, made = [], []
     for line in new:
-        rated = {
-            "rated": F("rated") + 1,
-            "rated_wins": F("rated_wins") + int(line.won),
-            "mu": line.mu,
-            "sigma": line.sigma,
-        }
-        changed = StorySums.objects.filter(scope=scope, player=line.player, ruleset=line.ruleset).update(
-            name=line.name,
-            position=line.position,
-            games=F("games") + 1,
-            wins=F("wins") + int(line.won),
-            rounds=F("rounds") + len(line.rounds),
-            out=F("out") + line.out,
-            points=F("points") + line.total,
-            low=Least("low", Value(line.low)),
-            high=Greatest("high", Value(line.high)),
-            **(rated if line.rated else {}),
+        row = held.get((line.player, line.ruleset))
+        if row is None:
+            made.append(
+                StorySums(
+                    scope=scope,
+                    player=line.player,
+                    ruleset=line.ruleset,
+                    **sums_of([line])[(line.player, line.ruleset)],
+                )
+            )
+            continue
+        rating = (line.mu, line.sigma) if line.rated else (row.mu, row.sigma)
+        figures = _sums_row(
+            sums_of_row(row).plus(line),
+            line,
+            row.rated + int(line.rated),
+            row.rated_wins + int(line.rated and line.won),
+            rating,
         )
-        if not changed:
-            row = sums_of([line])[(line.player, line.ruleset)]
-            StorySums.objects.create(scope=scope, player=line.player, ruleset=line.ruleset, **row)
+        for name, value in figures.items():
+            setattr(row, name, value)
+        changed.append(row)
+    StorySums.objects.bulk_update(changed, list(SUMMED))
+    StorySums.objects.bulk_create(made)
+    players = sorted({line.player for line in new})
+    pairs = StoryPair.objects.select_for_update().filter(scope=scope, player__in=players, opponent__in=players)
+    kept = {(pair.player, pair.opponent): pair for pair in pairs.order_by("player", "opponent")}
+    grown, met = [], []
+    for (player, opponent), meeting in meetings_of(new, new).items():
+        pair = kept.get((player, opponent))
+        if pair is None:
+            met.append(StoryPair(scope=scope, player=player, opponent=opponent, **asdict(meeting)))
+            continue
+        for name in PAIRED:
+            setattr(pair, name, getattr(pair, name) + getattr(meeting, name))
+        grown.append(pair)
+    StoryPair.objects.bulk_update(grown, list(PAIRED))
+    StoryPair.objects.bulk_create(met)
 
 
 def _same(old: list[Line], new: list[Line]) -> bool:
@@ -137,12 +200,13 @@ def game_kept(game: Game) -> None:
     if old:
         held.delete()
     rows = StoryLine.objects.filter(scope=scope)
+    held_sums = _locked_sums(scope, new) if new and not old else {}
     if new and not old and not rows.filter(position__gt=new[0].position).exists():
         # The game finished last, as nearly every game does: carried on from its players' latest
-        # lines, written once.
+        # lines (their sums locked first), written once.
         carried = carry(new, _carry(rows, new[0].position, new))
         StoryLine.objects.bulk_create([row_of(line, scope) for line in carried])
-        _added(scope, carried)
+        _added(scope, carried, held_sums)
         return
     StoryLine.objects.bulk_create([row_of(line, scope) for line in new])
     carried_on(scope, min(line.position for line in old + new), also={line.player for line in old + new})
@@ -259,6 +323,14 @@ def rebuilt(*, write: bool) -> Rebuilt:
     if made_sums != kept_sums:
         wrong = sorted(k for k in set(made_sums) | set(kept_sums) if made_sums.get(k) != kept_sums.get(k))
         differences.append(f"the sums of {len(wrong)} players and rulesets, first {wrong[0][0]} {wrong[0][1][:40]}")
+    made_pairs = {(scope, *key): row for scope, found in fresh.items() for key, row in pairs_of(found, found).items()}
+    kept_pairs = {
+        (row["scope"], row["player"], row["opponent"]): {name: row[name] for name in PAIRED}
+        for row in StoryPair.objects.values("scope", "player", "opponent", *PAIRED)
+    }
+    if made_pairs != kept_pairs:
+        wrong = sorted(k for k in set(made_pairs) | set(kept_pairs) if made_pairs.get(k) != kept_pairs.get(k))
+        differences.append(f"the head to head of {len(wrong)} pairs, first {wrong[0][0]} {wrong[0][1][:40]}")
     if write:
         with transaction.atomic():
             StoryLine.objects.all().delete()
@@ -268,6 +340,11 @@ def rebuilt(*, write: bool) -> Rebuilt:
             )
             StorySums.objects.bulk_create(
                 [StorySums(scope=k[0], player=k[1], ruleset=k[2], **row) for k, row in made_sums.items()],
+                batch_size=500,
+            )
+            StoryPair.objects.all().delete()
+            StoryPair.objects.bulk_create(
+                [StoryPair(scope=k[0], player=k[1], opponent=k[2], **row) for k, row in made_pairs.items()],
                 batch_size=500,
             )
     count = sum(len(found) for found in fresh.values())

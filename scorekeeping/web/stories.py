@@ -41,7 +41,9 @@ def _rating(found: Profile, rated: Ladder, colour: str) -> dict[str, object]:
     if len(history) > 1:
         series = [Series(found.name, [round(step.rating) for step in history], colour)]
         title = _("Rating, game by game")
-        numbers = list(range(1, len(history) + 1))
+        on = rated.rating_of(found.name)
+        first = (on.games if on else len(history)) - len(history) + 1  # the latest games only: numbered as played
+        numbers = list(range(first, first + len(history)))
         chart = totals_svg(numbers, series, title=title, round_word=_("Games"), from_zero=False, ident="rating-chart")
     return {
         "rated": rated.rating_of(found.name),
@@ -58,7 +60,8 @@ def _context(found: Profile, colour: str, rated: Ladder) -> dict[str, object]:
     chart = None
     if len(found.rolling_average) > 1:
         series = [Series(found.name, [round(v) for v in found.rolling_average], colour)]
-        numbers = list(range(1, len(found.rolling_average) + 1))
+        first = found.rolling_from  # the latest games only: numbered as played
+        numbers = list(range(first, first + len(found.rolling_average)))
         title = _("Rolling average, game by game")
         chart = totals_svg(numbers, series, title=title, round_word=_("Games"), from_zero=False)
     figures = [(_ruleset_name(r.ruleset), r) for r in found.by_ruleset]

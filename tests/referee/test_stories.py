@@ -1,6 +1,7 @@
 """The players' stories from games built by hand, every figure worked out by hand in comments."""
 
 from referee.engine.stories import (
+    ROLLING_SHOWN,
     BestRound,
     Comeback,
     HeadToHead,
@@ -58,7 +59,21 @@ def test_a_profile_worked_out_by_hand():
     ]
     assert ana.rival == "Cy"  # |2 - 1| < |3 - 1|
     assert ana.nemesis == "Cy"  # ahead of Ana once each; Cy in a larger share of their games (1/3 > 1/4)
-    assert ana.game_ids == ["g1", "g2", "g3", "g4"]
+    assert ana.rolling_from == 1  # told from the first game
+
+
+def test_the_rolling_average_is_told_for_the_latest_hundred_games_as_a_whole_history_makes_it():
+    """A chart a phone can show, whatever the history holds: the latest ROLLING_SHOWN games,
+    each average over the five games up to it (the ones before the first shown included)."""
+    played = [
+        game(f"r{i:03d}", f"2026-01-01T{i // 60:02d}:{i % 60:02d}", ("Ana", "Ben"), [(1, "Ben", (i, 0))], (2, 1))
+        for i in range(ROLLING_SHOWN + 10)
+    ]
+    ana = profile("Ana", played)
+    assert ana.games == ROLLING_SHOWN + 10 and ana.rolling_from == 11
+    assert len(ana.rolling_average) == ROLLING_SHOWN
+    assert ana.rolling_average[0] == 8.0  # game 11 (total 10): (6 + 7 + 8 + 9 + 10) / 5
+    assert ana.rolling_average[-1] == float(ROLLING_SHOWN + 7)  # the last five: 105 to 109
 
 
 def test_a_profile_of_someone_never_beaten_has_no_nemesis_and_no_rival_under_three_games():

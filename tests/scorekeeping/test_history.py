@@ -179,6 +179,31 @@ def test_a_finishing_write_costs_the_same_queries_whatever_the_history_holds():
     assert finishing_queries() == few
 
 
+def test_a_profile_and_the_ladder_read_the_same_rows_whatever_the_history_holds():
+    """A profile reads the player's sums, their pairs and the latest totals of their main ruleset;
+    the ladder its sums and the latest rated games: as many queries, and as many rows, with one
+    game behind them or thirteen (the rows: one a ruleset and an opponent, and the games shown)."""
+
+    def reads():
+        stories = ServerStories()
+        with CaptureQueriesContext(connection) as captured:
+            ana = stories.profile("Ana")
+            rated = stories.ladder(history_of="Ana")
+        sql = " ".join(q["sql"] for q in captured.captured_queries)
+        return len(captured.captured_queries), len(ana.head_to_head), "LIMIT" in sql, rated
+
+    game, _token = game_create(ruleset="mexican", variants=[], players=["Ana", "Ben", "Cy"], first_dealer="Ana")
+    play(game, ["Cy"])
+    few, opponents, limited, _rated = reads()
+    assert opponents == 2 and limited
+    for i in range(12):
+        game, _token = game_create(ruleset="mexican", variants=[], players=["Ana", "Ben", "Cy"], first_dealer="Ana")
+        play(game, ["Cy", "Ana"], seed=i)
+    queries, opponents, _limited, rated = reads()
+    assert (queries, opponents) == (few, 2)
+    assert len(rated.history["Ana"]) == 13  # every rated game, while fewer than are shown
+
+
 class History(RuleBasedStateMachine):
     """Random histories of this server: games finished by a small pool of names, corrected, taken
     back, recorded again, deleted; the kept lines always equal a fold from scratch."""

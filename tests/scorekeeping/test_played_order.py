@@ -35,7 +35,7 @@ def test_a_nights_three_sittings_are_told_in_their_order_not_their_ids():
         games.append(table.game_id)
     stories = club_stories(club)
     ben, ana = stories.profile("Ben"), stories.profile("Ana")
-    assert ben.game_ids == games and ben.rolling_average == [135.0, 192.5, 128.33]
+    assert ben.rolling_average == [135.0, 192.5, 128.33]  # Ben: 135, 250, 0: as played
     assert (ana.longest_streak, ana.wins, ben.wins) == (2, 2, 1)
     assert ana.rolling_average == [0.0, 0.0, 43.33]  # 0, 0, then 6 x 10 + 70 = 130
 
@@ -48,7 +48,6 @@ def test_the_engine_sorts_by_the_played_order_and_only_then_by_id():
     later = game("aaaa", ("2026-12-03", 1, 2, 1), 250)  # the smaller id, played second
     first = game("zzzz", ("2026-12-03", 1, 1, 1), 135)
     assert profile("Ben", [later, first]).rolling_average == [135.0, 192.5]
-    assert profile("Ben", [later, first]).game_ids == ["zzzz", "aaaa"]
     assert [(x.name, x.games, x.wins, x.rounds_out) for x in player_lines([later, first])] == [
         ("Ana", 2, 2, 2),
         ("Ben", 2, 0, 0),
@@ -62,4 +61,4 @@ def test_a_servers_games_go_by_when_they_finished_not_when_they_began(make_game)
     _play(slow, "Ana", 20, 130)  # Ben 250
     assert Game.objects.filter(pk=slow.pk, created_at__lt=quick.created_at).exists()
     ben = server_stories().profile("Ben")
-    assert ben.game_ids == [quick.pk, slow.pk] and ben.rolling_average == [135.0, 192.5]
+    assert ben.rolling_average == [135.0, 192.5]  # 135 first: as they finished

@@ -8,7 +8,7 @@ import pytest
 from django.test.utils import override_settings
 from openskill.models import PlackettLuce
 
-from referee.engine.ladder import ladder
+from referee.engine.ladder import HISTORY_SHOWN, ladder
 from referee.engine.stories import PlayedGame, PlayedRound
 from scorekeeping.services import RoundEntry, game_create, round_record
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
@@ -105,6 +105,27 @@ def test_three_rated_games_before_a_place_and_a_shared_rating_a_shared_place():
     even = ladder(tied, "mexican")
     assert [(r.name, r.place) for r in even.players] == [("Ana", 1), ("Ben", 1)]  # equal ratings share
     assert [len(found.history[n]) for n in ("Ana", "Ben", "Cy")] == [4, 3, 1]
+
+
+def test_a_ratings_history_is_told_for_the_latest_hundred_games():
+    """A chart a phone can show and an answer of a bounded size, however long the history."""
+    games = [
+        PlayedGame(
+            f"g{i:03d}",
+            "mexican",
+            "2026-12-04",
+            ("Ana", "Ben"),
+            (PlayedRound(1, "Ana", {"Ana": 0, "Ben": 5}),),
+            {"Ana": 1, "Ben": 2},
+            True,
+            ("2026-12-04", 1, i, 1),
+        )
+        for i in range(HISTORY_SHOWN + 20)
+    ]
+    found = ladder(games, "mexican")
+    ana = found.rating_of("Ana")
+    assert ana.games == HISTORY_SHOWN + 20 and len(found.history["Ana"]) == HISTORY_SHOWN
+    assert found.history["Ana"][0].game == "g020" and found.history["Ana"][-1].rating == ana.rating
 
 
 def test_a_clubs_ladder_the_members_rating_and_its_pages(client, django_assert_max_num_queries):
