@@ -125,11 +125,21 @@ def _summed(scope: str, players: Iterable[str]) -> None:
 
 
 def _locked_sums(scope: str, new: list[Line]) -> dict[tuple[str, str], StorySums]:
-    """The sums of ``new``'s players in its ruleset, locked (in one order: two games of shared
+    """The sums of ``new``'s players in every ruleset, locked (in one order: two games of shared
     players finishing at once take turns)."""
     players = sorted({line.player for line in new})
-    rows = StorySums.objects.select_for_update().filter(scope=scope, player__in=players, ruleset=new[0].ruleset)
-    return {(row.player, row.ruleset): row for row in rows.order_by("player")}
+    rows = StorySums.objects.select_for_update().filter(scope=scope, player__in=players)
+    return {(row.player, row.ruleset): row for row in rows.order_by("player", "ruleset")}
+
+
+def _replaced(model: type[StorySums] | type[StoryPair], changed: list[Any], made: list[Any]) -> None:
+    """Rows held locked written with their new figures, and new ones added: two statements
+    (Django's ``bulk_update`` builds a CASE a field and row, and cost more than the rest of the
+    keeping together)."""
+    model.objects.filter(pk__in=[row.pk for row in changed]).delete()
+    for row in changed:
+        row.pk = None
+    model.objects.bulk_create([*changed, *made])
 
 
 def _added(scope: str, new: list[Line], held: dict[tuple[str, str], StorySums]) -> None:
@@ -159,8 +169,7 @@ def _added(scope: str, new: list[Line], held: dict[tuple[str, str], StorySums]) 
         for name, value in figures.items():
             setattr(row, name, value)
         changed.append(row)
-    StorySums.objects.bulk_update(changed, list(SUMMED))
-    StorySums.objects.bulk_create(made)
+    _replaced(StorySums, changed, made)
     players = sorted({line.player for line in new})
     pairs = StoryPair.objects.select_for_update().filter(scope=scope, player__in=players, opponent__in=players)
     kept = {(pair.player, pair.opponent): pair for pair in pairs.order_by("player", "opponent")}
@@ -173,8 +182,7 @@ def _added(scope: str, new: list[Line], held: dict[tuple[str, str], StorySums]) 
         for name in PAIRED:
             setattr(pair, name, getattr(pair, name) + getattr(meeting, name))
         grown.append(pair)
-    StoryPair.objects.bulk_update(grown, list(PAIRED))
-    StoryPair.objects.bulk_create(met)
+    _replaced(StoryPair, grown, met)
 
 
 def _same(old: list[Line], new: list[Line]) -> bool:
@@ -204,9 +212,10 @@ def game_kept(game: Game) -> None:
     if new and not old and not rows.filter(position__gt=new[0].position).exists():
         # The game finished last, as nearly every game does: carried on from its players' latest
         # lines (their sums locked first), written once.
-        carried = carry(new, _carry(rows, new[0].position, new))
+        latest = {key: row.position for key, row in held_sums.items()}  # every line of theirs is before it
+        carried = carry(new, _carry_from(rows, latest))
         StoryLine.objects.bulk_create([row_of(line, scope) for line in carried])
-        _added(scope, carried, held_sums)
+        _added(scope, carried, {key: row for key, row in held_sums.items() if key[1] == new[0].ruleset})
         return
     StoryLine.objects.bulk_create([row_of(line, scope) for line in new])
     carried_on(scope, min(line.position for line in old + new), also={line.player for line in old + new})
@@ -220,7 +229,15 @@ def _carry(rows: QuerySet[StoryLine], since: str, later: list[Line]) -> Carry:
     if len(players) <= 500:
         before = before.filter(player__in=players)
     grouped = before.order_by().values("player", "ruleset").annotate(p=Max("position"))
-    last_in_ruleset = {(player, ruleset): p for player, ruleset, p in grouped.values_list("player", "ruleset", "p")}
+    return _carry_from(
+        rows, {(player, ruleset): p for player, ruleset, p in grouped.values_list("player", "ruleset", "p")}
+    )
+
+
+def _carry_from(rows: QuerySet[StoryLine], last_in_ruleset: dict[tuple[str, str], str]) -> Carry:
+    """What stood after each player's latest line in each ruleset (``last_in_ruleset``: its
+    position): those lines, and of each player's the latest, fetched at once."""
+    players = {player for player, _ruleset in last_in_ruleset}
     last: dict[str, str] = {}
     for (player, _ruleset), position in last_in_ruleset.items():
         last[player] = max(position, last.get(player, ""))
