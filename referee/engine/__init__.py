@@ -12,16 +12,11 @@ from .errors import (
     UnknownVariant,
 )
 from .melds import Placed, Reading, Wilds
+from .rules import Component, Kind, Round, Rules, SwapPolicy, TieBreak
 from .rulesets import (
     DEFAULT_RULESET,
     RULESETS,
     VARIANTS,
-    Component,
-    Kind,
-    Round,
-    Rules,
-    SwapPolicy,
-    TieBreak,
     Variant,
     find_rules,
     find_ruleset,

@@ -34,7 +34,7 @@ from typing import TypeVar
 
 from .errors import RefereeError
 from .i18n import _, ngettext
-from .rulesets import Rules
+from .rules import Rules
 from .standings import standing_key
 
 SCORINGS = ("percentage", "rank")

@@ -18,7 +18,8 @@ from .cards import Card, parse_cards, rank_plural
 from .checks import copy_reasons
 from .errors import RefereeError
 from .i18n import _, ngettext
-from .rulesets import Rules, no_cut_bonus, variant_allowing
+from .rules import Rules
+from .rulesets import no_cut_bonus, variant_allowing
 from .scoring import CardPoints, HandSize, card_score, card_values, hand_left_size, possible_total, step, total_bounds
 from .words import name_key, names_and, values_or
 

@@ -17,29 +17,8 @@ from .documents import builtin_document, rules_from_document
 from .errors import UnknownRuleset, UnknownVariant
 from .i18n import _
 from .patches import merged
-from .rules import (
-    PACK_SIZE,
-    ROUND_WORDS,
-    AceMode,
-    BookPolicy,
-    Buys,
-    Component,
-    Deck,
-    Kind,
-    NaturalPolicy,
-    Penalties,
-    Round,
-    RoundInWords,
-    Rules,
-    RunPolicy,
-    SwapPolicy,
-    TieBreak,
-    WildPolicy,
-)
+from .rules import Rules
 from .words import names_and
-
-B3 = Component(Kind.BOOK, 3)
-R4 = Component(Kind.RUN, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,29 +140,10 @@ def _find_rules(ruleset: str, variants: tuple[str, ...]) -> Rules:
 
 
 __all__ = [
-    "B3",
     "DEFAULT_RULESET",
-    "PACK_SIZE",
-    "R4",
-    "ROUND_WORDS",
     "RULESETS",
     "VARIANTS",
-    "AceMode",
-    "BookPolicy",
-    "Buys",
-    "Component",
-    "Deck",
-    "Kind",
-    "NaturalPolicy",
-    "Penalties",
-    "Round",
-    "RoundInWords",
-    "Rules",
-    "RunPolicy",
-    "SwapPolicy",
-    "TieBreak",
     "Variant",
-    "WildPolicy",
     "find_rules",
     "find_ruleset",
     "find_variant",

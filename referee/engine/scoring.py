@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import ACE, Card, Suit
-from .rulesets import Rules
+from .rules import Rules
 
 
 @dataclass(frozen=True, slots=True)

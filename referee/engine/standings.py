@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .i18n import _, ngettext
-from .rulesets import Rules, TieBreak
+from .rules import Rules, TieBreak
 from .words import names_and
 
 

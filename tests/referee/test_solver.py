@@ -19,7 +19,7 @@ from referee.engine import (
     solve_go_out,
     solve_open,
 )
-from referee.engine.rulesets import R4, Component, Kind, Round
+from referee.engine.rules import Component, Kind, Round
 
 SMALL_DECK = [Card(r, s) for s in (Suit.SPADES, Suit.HEARTS) for r in (1, 2, 3, 4, 5, 6, 7, 12, 13)]
 
@@ -92,6 +92,7 @@ def test_solver_open_agrees_with_brute_force(ruleset, number, size):
     check()
 
 
+R4 = Component(Kind.RUN, 4)
 TWO_RUN_FINAL = replace(find_rules("mexican"), rounds=(Round(1, 8, (R4, R4), final=True),), wild_ranks=(3,))
 TWO_RUN_FINAL_NO_JOIN = replace(TWO_RUN_FINAL, runs_may_join=False)
 
