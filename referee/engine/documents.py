@@ -37,10 +37,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from .cards import rank_text
+from .cards import RANKS, rank_text
 from .catalogue import RULESET_ENTRIES
 from .i18n import _
 from .patches import merged
@@ -74,7 +74,8 @@ DISTINCT_BOOK = 4  # a book of distinct suits: one card of each suit at most
 BOOK_WORDS = ("book", "group")  # what a ruleset may call a book, and a run (the catalogues hold these)
 RUN_WORDS = ("run", "sequence")
 BUY_NAMES = ("buy", "May I?")  # the words the catalogues hold for a buy
-RANK_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+MAX_CONTRACT_MELDS = 5  # melds in one round's contract
+RANK_KEYS = tuple(rank_text(rank) for rank in RANKS)  # a document writes a rank as a card does: A, 2-10, J, Q, K
 RANK_OF = {text: number for number, text in enumerate(RANK_KEYS, start=1)}
 TOP_KEYS = frozenset(
     (
@@ -423,8 +424,8 @@ def _read_rounds(
         dealt = reader.number(table.get("dealt"), f"{key}.dealt", 1, MAX_DEALT)
         contract = []
         parts = table.get("contract")
-        if not isinstance(parts, list) or not 1 <= len(parts) <= 5:
-            reader.fault(f"{key}.contract", _("must be a list of 1 to 5 melds"))
+        if not isinstance(parts, list) or not 1 <= len(parts) <= MAX_CONTRACT_MELDS:
+            reader.fault(f"{key}.contract", _("must be a list of 1 to {most} melds").format(most=MAX_CONTRACT_MELDS))
             parts = []
         for n, part in enumerate(parts, start=1):
             meld = reader.table(part, f"{key}.contract.{n}", ("meld", "size"))
@@ -533,11 +534,3 @@ def _check_knobs(
     if naturals.per_meld > smallest:
         message = _("{per_meld} natural cards per meld is more than the smallest meld holds ({smallest})")
         reader.fault("naturals.per_meld", message.format(per_meld=naturals.per_meld, smallest=smallest))
-
-
-def same_play(first: Rules, second: Rules) -> bool:
-    """Whether two ``Rules`` play alike (all but their slug, name, source and variants)."""
-    counts = range(first.min_players, first.max_players + 1)
-    return replace(first, slug="", name="", source="", variants=()) == replace(
-        second, slug="", name="", source="", variants=()
-    ) and [first.deck_for(n) for n in counts] == [second.deck_for(n) for n in counts]

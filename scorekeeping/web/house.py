@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from referee.engine import DEFAULT_RULESET, RULESETS, RefereeError, Rules
-from referee.engine.documents import MAX_ROUNDS, DocumentError, document_of, rules_from_document
+from referee.engine.documents import MAX_CONTRACT_MELDS, MAX_ROUNDS, DocumentError, document_of, rules_from_document
 from referee.forms import WholeNumberField
 from referee.rulebook import house_based_on, rules_for
 from scorekeeping import ratelimit
@@ -30,7 +30,6 @@ from scorekeeping.services.rulesets import house_rules_save
 from scorekeeping.web.house_drafts import draft_changed, draft_keep
 from scorekeeping.web.houseforms import (
     FIELD_KEYS,
-    MAX_MELDS,
     SECTION_KEYS,
     HouseForm,
     RoundFormSet,
@@ -184,7 +183,7 @@ def _melds(form: Any) -> list[dict[str, Any]]:
     """A round's contract melds: the ones given, then empty ones to add a meld, all but the
     first of them hidden (the page shows the next as one is chosen, or the next full page does)."""
     melds: list[dict[str, Any]] = []
-    for n in range(1, MAX_MELDS + 1):
+    for n in range(1, MAX_CONTRACT_MELDS + 1):
         kind = form[f"meld_{n}"]
         empty = not kind.value()
         hidden = empty and any(m["empty"] for m in melds)

@@ -17,6 +17,7 @@ from django.forms import formset_factory
 from django.utils.translation import gettext_lazy as _
 
 from referee.engine.documents import (
+    MAX_CONTRACT_MELDS,
     MAX_DEALT,
     MAX_JOKERS,
     MAX_NAME,
@@ -28,7 +29,6 @@ from referee.engine.documents import (
 )
 from referee.forms import WholeNumberField
 
-MAX_MELDS = 5  # contract melds in a round
 MAX_MELD = 13  # cards in one meld: a whole suit
 YES_NO = [("yes", _("Yes")), ("no", _("No"))]
 RANK_CHOICES = [("", _("None")), *((rank, rank) for rank in RANK_KEYS)]
@@ -65,7 +65,7 @@ def round_keys(number: int) -> dict[str, str]:
     """A round's fields (as its form names them) and their document keys."""
     key = f"rounds.{number}"
     keys = {"dealt": f"{key}.dealt", "wild_rank": f"{key}.wild_rank", "final": f"{key}.final"}
-    for n in range(1, MAX_MELDS + 1):
+    for n in range(1, MAX_CONTRACT_MELDS + 1):
         keys[f"meld_{n}"] = f"{key}.contract.{n}.meld"
         keys[f"size_{n}"] = f"{key}.contract.{n}.size"
     return keys
@@ -124,7 +124,7 @@ class RoundForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for n in range(1, MAX_MELDS + 1):
+        for n in range(1, MAX_CONTRACT_MELDS + 1):
             self.fields[f"meld_{n}"] = choice([("", "–"), ("book", _("Book")), ("run", _("Run"))], required=False)
             self.fields[f"size_{n}"] = whole(1, MAX_MELD, required=False)
 
@@ -175,7 +175,7 @@ def initial_of(document: dict[str, Any], start: str) -> tuple[dict[str, Any], li
     rounds = []
     for rnd in document["rounds"]:
         row: dict[str, Any] = {"dealt": rnd["dealt"], "wild_rank": rnd["wild_rank"] or "", "final": rnd["final"]}
-        for n, meld in enumerate(rnd["contract"][:MAX_MELDS], start=1):
+        for n, meld in enumerate(rnd["contract"][:MAX_CONTRACT_MELDS], start=1):
             row[f"meld_{n}"], row[f"size_{n}"] = meld["meld"], meld["size"]
         rounds.append(row)
     return initial, rounds
@@ -250,7 +250,7 @@ def _rounds(rounds: Any, base_rounds: list[dict[str, Any]], errors: list[tuple[s
         data = round_form.cleaned_data if hasattr(round_form, "cleaned_data") else {}
         fallback = base_rounds[min(index, len(base_rounds) - 1)]
         contract = []
-        for n in range(1, MAX_MELDS + 1):
+        for n in range(1, MAX_CONTRACT_MELDS + 1):
             meld = data.get(f"meld_{n}")
             if not meld:
                 continue
