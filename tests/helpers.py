@@ -1,5 +1,8 @@
 """Helpers the tests import (fixtures stay in the conftest files, which pytest loads itself)."""
 
+from dataclasses import replace
+
+from referee.engine.rules import Rules
 from scorekeeping.selectors import game_get
 from scorekeeping.services import RoundEntry, round_record
 
@@ -19,3 +22,11 @@ def thirteen(names):
 
 def fresh(game):
     return game_get(game_id=game.pk)
+
+
+def same_play(first: Rules, second: Rules) -> bool:
+    """Whether two ``Rules`` play alike (all but their slug, name, source and variants)."""
+    counts = range(first.min_players, first.max_players + 1)
+    return replace(first, slug="", name="", source="", variants=()) == replace(
+        second, slug="", name="", source="", variants=()
+    ) and [first.deck_for(n) for n in counts] == [second.deck_for(n) for n in counts]

@@ -9,9 +9,10 @@ import json
 import pytest
 
 from referee.engine import find_rules
-from referee.engine.documents import DocumentError, document_of, rules_from_document, same_play
+from referee.engine.documents import DocumentError, document_of, rules_from_document
 from referee.engine.errors import UnknownVariant
 from referee.engine.rulesets import RULESETS, variants_for
+from tests.helpers import same_play
 
 
 def _every_table():

@@ -20,8 +20,9 @@ from referee.engine import (
     solve_go_out,
     solve_open,
 )
-from referee.engine.documents import MAX_DEALT, DocumentError, document_of, rules_from_document, same_play
+from referee.engine.documents import MAX_DEALT, DocumentError, document_of, rules_from_document
 from referee.engine.standings import Entrant, ranked
+from tests.helpers import same_play
 
 MEXICAN = find_rules("mexican")
 
