@@ -7,13 +7,17 @@
 let streamOpen = false;
 let retryDelay = 1000;
 let retryTimer = null;
-const isPoller = (el) => el?.id === "poller";
-// The table's #poller; a club night's page and a room screen mark theirs data-live-poller.
+// The table's #poller; a club night's page and a room screen mark theirs data-live-poller. Every
+// poller has the ETag, the 5 s fetch without a stream and the back-off; only the table's says
+// what its entry holds.
+const isTablePoller = (el) => el?.id === "poller";
+const isPoller = (el) => isTablePoller(el) || Boolean(el?.hasAttribute?.("data-live-poller"));
 const fetchChanges = () => document.querySelectorAll("#poller, [data-live-poller]").forEach((poller) => htmx.trigger(poller, "changed"));
 const streaming = (open) => { streamOpen = open; document.body.classList.toggle("streaming", open); };
 document.addEventListener("htmx:sseOpen", () => streaming(true));
 document.addEventListener("htmx:sseError", () => streaming(false));
-setInterval(() => { if (!streamOpen) fetchChanges(); }, 5000);
+// Without a stream, a fetch every 5 s; while a failed one waits to be tried again, the back-off decides.
+setInterval(() => { if (!streamOpen && !retryTimer) fetchChanges(); }, 5000);
 
 // A fetch that failed (no network, a server away) is tried again after 1, 2, 4... up to 30 s,
 // and at once when the network comes back or the phone shows the page again; meanwhile a
@@ -49,7 +53,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // a tap made while the answer was on its way keeps the entry it was made in.
 const entryForm = () => document.querySelector("form[data-entry]");
 document.addEventListener("htmx:configRequest", (event) => {
-  if (!isPoller(event.detail.elt)) return;
+  if (!isTablePoller(event.detail.elt)) return;
   const form = entryForm();
   const version = form?.querySelector("input[name=version]");
   event.detail.headers["X-Entry-Pristine"] = event.detail.elt.dataset.askedPristine = form?.dataset.dirty ? "0" : "1";

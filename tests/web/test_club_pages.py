@@ -61,7 +61,8 @@ def test_the_room_screen_shows_the_tables_of_the_sitting_with_their_codes(client
     html = page.content.decode()
     assert "no-store" in page["Cache-Control"]
     assert html.count("<svg") >= len(tables) and "Table 2" in html and "Not started yet" in html
-    assert 'hx-trigger="every 5s"' in html  # the test server holds no streams: the screen asks
+    # The test server holds no streams: the screen's poller is asked every 5 s by live.js.
+    assert "data-live-poller" in html and "sse-connect" not in html
     assert tables[0]["game"]["edit_url"].split("/join/")[1] not in html  # anyone's screen: view links
     fragment = client.get(room, headers={"HX-Request": "true"}).content.decode()
     assert "<html" not in fragment and "Table 1" in fragment
