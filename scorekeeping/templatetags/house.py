@@ -15,6 +15,12 @@ def _key(parts: tuple[Any, ...]) -> str:
 
 
 @register.simple_tag
+def key_of(*parts: Any) -> str:
+    """``rounds.3.dealt``: a document key from its parts (``{% key_of "rounds" n "dealt" as key %}``)."""
+    return _key(parts)
+
+
+@register.simple_tag
 def slot_id(*parts: Any) -> str:
     """``fault-rounds-3-dealt``: the id of the element that holds a key's faults."""
     return "fault-" + _key(parts).replace(".", "-")
