@@ -10,12 +10,14 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from referee.engine import find_rules
+from scorekeeping.bench.stats import analyzed, ms_of
 from scorekeeping.models import Club, Sitting
 from scorekeeping.selectors.clubs import night_get, night_results
 from scorekeeping.services import RoundEntry, round_record
@@ -31,9 +33,7 @@ def _night(tables: int, sittings: int) -> tuple[str, int, float]:
     night_present(night=night, names=[f"Player {i:03d}" for i in range(tables * 4)])
     for _sitting in range(sittings):
         play_out(sitting_draw(night=night, organiser_token=token))
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # the statistics autovacuum keeps on a running database
-            cursor.execute("ANALYZE")
+    analyzed()
     return club.pk, night.pk, time.perf_counter() - started
 
 
@@ -57,9 +57,8 @@ def club_bench(write: Callable[[str], None], *, tables: int = 40, sittings: int 
     times, queries = [], 0
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
-            night_results(night_get(club=Club.objects.get(pk=club_id), night_id=night_id))
-            times.append((time.perf_counter() - started) * 1000)
+            night = night_get(club=Club.objects.get(pk=club_id), night_id=night_id)
+            times.append(ms_of(partial(night_results, night))[0])
         queries = len(captured.captured_queries)
     median = statistics.median(times)
     mark = "ok " if median < STANDINGS_MS else "MISS"
@@ -70,8 +69,8 @@ def club_bench(write: Callable[[str], None], *, tables: int = 40, sittings: int 
     room = f"/c/{club_id}/nights/{night_id}/room/"
     times = []
     for _ in range(repeat):
-        started = time.perf_counter()
-        assert client.get(room, headers={"HX-Request": "true"}).status_code == 200
-        times.append((time.perf_counter() - started) * 1000)
+        ms, answer = ms_of(lambda: client.get(room, headers={"HX-Request": "true"}))
+        assert answer.status_code == 200
+        times.append(ms)
     write(f"       the room screen's fragment (after an event): {statistics.median(times):.1f} ms median (no target)")
     return missed

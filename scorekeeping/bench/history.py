@@ -23,11 +23,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from django.db import connection
 from django.test import Client
 
-from scorekeeping.bench.stats import percentile
+from scorekeeping.bench.stats import ms_of, percentile
 from scorekeeping.bench.stories import NAMES, finished_games
 from scorekeeping.models import Game, StoryLine
 from scorekeeping.selectors import game_get
@@ -46,9 +47,7 @@ PAGES = [
 
 
 def _ms(client: Client, path: str) -> float:
-    started = time.perf_counter()
-    client.get(path)
-    return (time.perf_counter() - started) * 1000
+    return ms_of(lambda: client.get(path))[0]
 
 
 def _entry(names: list[str], number: int, rng: random.Random) -> RoundEntry:
@@ -66,9 +65,8 @@ def _game(rng: random.Random, rounds: int) -> tuple[Game, list[str]]:
 
 
 def _write_ms(game: Game, names: list[str], number: int, rng: random.Random) -> float:
-    started = time.perf_counter()
-    round_record(game=game_get(game_id=game.pk), number=number, entry=_entry(names, number, rng))
-    return (time.perf_counter() - started) * 1000
+    entry = _entry(names, number, rng)
+    return ms_of(lambda: round_record(game=game_get(game_id=game.pk), number=number, entry=entry))[0]
 
 
 def _line(write: Callable[[str], None], name: str, times: list[float]) -> float:
@@ -142,9 +140,7 @@ def history_bench(write: Callable[[str], None], *, sizes: list[int], repeat: int
         if oldest:
             game = game_get(game_id=oldest)
             names = [p.name for p in game.players.order_by("seat")]
-            started = time.perf_counter()
-            round_replace(game=game, number=3, entry=_entry(names, 3, rng))
-            corrected = (time.perf_counter() - started) * 1000
+            corrected = ms_of(partial(round_replace, game=game, number=3, entry=_entry(names, 3, rng)))[0]
             firsts = ", ".join(f"{name} {_ms(client, path):.0f} ms" for path, name in PAGES)
             said = f"the write {corrected:,.0f} ms (every later game carried on)"
             write(f"  the oldest game corrected: {said}; then {firsts}")

@@ -23,7 +23,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import override_settings
 
-from scorekeeping.bench.stats import percentile
+from scorekeeping.bench.stats import analyzed, percentile
 from scorekeeping.bench.stories import play_in_bulk, timed
 from scorekeeping.models import ClubTable
 from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
@@ -59,9 +59,7 @@ def _club_of(games: int, seed: int) -> tuple[str, float]:
                 for table in ClubTable.objects.filter(sitting=sitting).select_related("game"):
                     play_in_bulk(table.game, rng)
                     made += 1
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # the statistics autovacuum keeps on a running database
-            cursor.execute("ANALYZE")
+    analyzed()
     return club.pk, time.perf_counter() - started
 
 

@@ -4,7 +4,6 @@ after an event, for an 8-player Shanghai game with 9 deals (server time, queries
 from __future__ import annotations
 
 import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from scorekeeping.bench.stats import ms_of
 from scorekeeping.models import Game
 from scorekeeping.services import RoundEntry, game_create, round_record
 
@@ -142,11 +142,9 @@ def page_costs(repeat: int = 40) -> list[PageCost]:
     for name, setup in cases:
         times = []
         for i in range(repeat + 3):
-            call = setup()
-            started = time.perf_counter()
-            call()
+            ms, _given = ms_of(setup())
             if i >= 3:  # the first few warm up the process
-                times.append((time.perf_counter() - started) * 1000)
+                times.append(ms)
         call = setup()
         with CaptureQueriesContext(connection) as queries:
             call()
