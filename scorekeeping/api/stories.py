@@ -29,8 +29,8 @@ from scorekeeping.selectors import game_get
 from scorekeeping.selectors.clubs import club_get
 from scorekeeping.selectors.folding import played
 from scorekeeping.selectors.stories import club_stories, server_stories
-from scorekeeping.services.clubs import tables_counted
 from scorekeeping.services.sheets import MAX_BYTES, sheet_import
+from scorekeeping.services.sittings import tables_counted
 from scorekeeping.webkit.errors import ERROR
 from scorekeeping.webkit.serializers import InputSerializer, TextField
 

@@ -21,7 +21,8 @@ from scorekeeping.bench.stats import analyzed, ms_of
 from scorekeeping.models import Club, Sitting
 from scorekeeping.selectors.clubs import night_get, night_results
 from scorekeeping.services import RoundEntry, round_record
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import sitting_draw
 
 STANDINGS_MS = 20.0  # the target for the night's standings, 3 sittings, in process
 

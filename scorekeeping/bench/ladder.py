@@ -26,7 +26,8 @@ from django.test.utils import override_settings
 from scorekeeping.bench.stats import analyzed, percentile
 from scorekeeping.bench.stories import play_in_bulk, timed
 from scorekeeping.models import ClubTable
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import sitting_draw
 
 LADDER_P95_MS = 100.0
 MEMBERS = [f"Member {i:02d}" for i in range(60)]

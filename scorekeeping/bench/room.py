@@ -30,7 +30,8 @@ from scorekeeping.bench.servers import answer_ms, pinned_server, request_ms
 from scorekeeping.bench.stats import percentile
 from scorekeeping.links import night_events_path
 from scorekeeping.models import ClubTable
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw, table_token
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import sitting_draw, table_token
 
 ROOM_P99_MS = 300.0  # the target: the room screen's update after a recorded round, p99
 CARD = re.compile(r"<h3>Table (\d+)</h3>.*?round (\d+) of \d+ played", re.S)

@@ -43,9 +43,10 @@ from referee.engine.sheets import (
 )
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Club, ClubTable, Game, Night, Sitting
-from scorekeeping.services.clubs import members_of, table_token
+from scorekeeping.services.clubs import members_of
 from scorekeeping.services.games import game_create, rules_of
 from scorekeeping.services.rounds import round_record
+from scorekeeping.services.sittings import table_token
 
 MAX_BYTES = 256 * 1024
 MAX_UNPACKED = 4 * 1024 * 1024

@@ -46,11 +46,9 @@ from scorekeeping.services.clubs import (
     members_add,
     night_check_in,
     night_create,
-    night_finish,
     night_present,
-    sitting_draw,
-    table_token,
 )
+from scorekeeping.services.sittings import night_finish, sitting_draw, table_token
 from scorekeeping.web.forms import SeasonForm
 from scorekeeping.web.guards import keep_organiser_token, organiser_only, organiser_refused, organiser_token
 from scorekeeping.web.nights import moment_lines

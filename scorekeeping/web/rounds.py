@@ -16,9 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from referee.keypad import pressed
-from scorekeeping.changes import undo_notice
-from scorekeeping.errors import Conflict, ErrorKey, InvalidInput, ScorekeepingError
-from scorekeeping.models import Change, Game, Player
+from scorekeeping.errors import Conflict, ErrorKey, ScorekeepingError
+from scorekeeping.models import Game, Player
 from scorekeeping.selectors import (
     game_current_round,
     game_get,
@@ -33,13 +32,10 @@ from scorekeeping.services import (
     draft_seen,
     draft_start,
     draft_status,
-    game_redo,
-    game_undo,
     round_record,
     round_replace,
     seat_claim,
     seat_leave,
-    seat_of,
     seats_taken,
 )
 from scorekeeping.web import session as phone
@@ -178,7 +174,7 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
         if op == "record":  # the hands as this phone last saw them: 409 if one changed since
             # A phone entering for the table sends in what it typed, with the Record.
             typed = _typed(game, players, state, view) if view.seat is None else []
-            draft_record(game=game, version=version, by=_by(request, game), hands=typed)
+            draft_record(game=game, version=version, by=phone.changed_by(request, game), hands=typed)
             return _saved(request, game, number)
         if op in ("hand", "replace"):
             if state.winner == "":
@@ -251,7 +247,11 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
     def write(players: list[Player], state: EntryState) -> None:
         round_record(
-            game=game, number=number, entry=state.to_entry(players), version=state.version, by=_by(request, game)
+            game=game,
+            number=number,
+            entry=state.to_entry(players),
+            version=state.version,
+            by=phone.changed_by(request, game),
         )
 
     if number == 0 or (current is None and "tap" not in request.POST):
@@ -350,69 +350,11 @@ def round_edit(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
 
     def write(players: list[Player], state: EntryState) -> None:
         round_replace(
-            game=game, number=number, entry=state.to_entry(players), version=state.version, by=_by(request, game)
+            game=game,
+            number=number,
+            entry=state.to_entry(players),
+            version=state.version,
+            by=phone.changed_by(request, game),
         )
 
     return _entry_response(request, game, number, True, write)
-
-
-def _by(request: HtmxHttpRequest, game: Game) -> str:
-    """The player whose hand this phone scores (its seat), for the other phones to be told whose
-    phone made a change; "" for a phone without a seat."""
-    seat = seat_of(game, phone.phone_key(request))
-    return seat.name if seat is not None else ""
-
-
-def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, undoing: bool = False) -> HttpResponse:
-    """Undo or redo: make the step, then show the table with what happened (or what changed
-    meanwhile). After an undo, Redo is offered and the round undone comes back into the form.
-    Without JavaScript the page reloads and the message goes with it."""
-    extra: dict[str, Any] = {}
-    status = 200
-    change = None
-    try:
-        change = step(game=game, version=form_int(request.POST.get("version"), None), by=_by(request, game))
-        extra["notice"] = notice(change)
-        extra["redo"] = undoing
-    except (Conflict, InvalidInput) as exc:
-        extra["conflict"] = exc.message
-        status = exc.status
-    if not request.htmx:
-        if "notice" in extra:
-            messages.success(request, extra["notice"])
-        else:
-            messages.error(request, extra["conflict"])
-        return HttpResponseRedirect(reverse("table", args=[game.pk]))
-    fresh = game_get(game_id=game.pk)
-    undone = change.undoes if undoing and change is not None else None
-    current = game_current_round(game=fresh)
-    back_in_form = undone is not None and undone.action == Change.Action.RECORD
-    if back_in_form and undone is not None and current is not None and current.number == undone.round_number:
-        # The round just undone comes back into the form as it was: fixing one card is one tap.
-        players = list(fresh.players.all())
-        state = EntryState.from_snapshot(undone.after or {}, players, fresh.version)
-        extra["entry"] = entry_view(game=fresh, players=players, number=current.number, state=state)
-    context = table_context(request, fresh, **extra)
-    response = render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
-    if change is not None:
-        warm(request, game.pk)
-    return response
-
-
-@require_POST
-@editing
-def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """Undo the latest change; the round undone comes back into the form, and Redo is offered."""
-    rules = game.rules
-
-    def notice(change: Change) -> str:
-        return undo_notice(rules, change.undoes)
-
-    return _history_step(request, game, game_undo, notice, undoing=True)
-
-
-@require_POST
-@editing
-def redo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """Take back the last undo while nothing else has changed since."""
-    return _history_step(request, game, game_redo, lambda change: _("Redone."))

@@ -25,7 +25,7 @@ from scorekeeping.converters import GameIdConverter
 from scorekeeping.links import view_path
 from scorekeeping.models import Game
 from scorekeeping.selectors.tables import seat_right_holds
-from scorekeeping.services import game_token_valid, token_hash
+from scorekeeping.services import game_token_valid, seat_of, token_hash
 from scorekeeping.services.sessions import sessions_expired_delete
 
 _KEY = "games"
@@ -263,3 +263,10 @@ def seat_choice(request: HttpRequest, game_id: str) -> str | None:
 def records(request: HttpRequest, game: Game) -> bool:
     """Whether this phone's table page is a recording one: it may edit, and did not choose to watch."""
     return can_edit(request, game) and seat_choice(request, game.pk) != WATCH
+
+
+def changed_by(request: HttpRequest, game: Game) -> str:
+    """The player whose hand this phone scores (its seat), for the other phones to be told whose
+    phone made a change; "" for a phone without a seat."""
+    seat = seat_of(game, phone_key(request))
+    return seat.name if seat is not None else ""

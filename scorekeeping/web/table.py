@@ -16,8 +16,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import require_safe
 
 from referee.engine.stories import Recap, recap
 from scorekeeping import selectors
@@ -33,7 +32,6 @@ from scorekeeping.selectors import (
     game_rounds,
     game_standings,
     latest_change,
-    rounds_recorded,
 )
 from scorekeeping.selectors.folding import played
 from scorekeeping.selectors.tables import is_club_table
@@ -47,8 +45,8 @@ from scorekeeping.services import (
 )
 from scorekeeping.web import session as phone
 from scorekeeping.web.archive import chart
-from scorekeeping.web.entry import DraftView, EntryView, entry_view, offered_hands
-from scorekeeping.web.entry_state import NO_WINNER, EntryState
+from scorekeeping.web.entry import DraftView, EntryView, entry_view
+from scorekeeping.web.entry_state import EntryState
 from scorekeeping.web.pages import game_head, streamed
 from scorekeeping.web.presentation import (
     BoardRow,
@@ -60,7 +58,6 @@ from scorekeeping.web.presentation import (
     draft_waiting,
 )
 from scorekeeping.web.recap import best_round_line, recap_lines
-from scorekeeping.webkit.formdata import form_int
 from scorekeeping.webkit.htmx import HtmxHttpRequest
 
 # How long a rendered page or fragment for the phones that follow is kept; its version makes an
@@ -291,10 +288,10 @@ def table(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def _follower_page(request: HtmxHttpRequest, head: Game) -> dict[str, str]:
     """The title and body of the table as every phone that follows sees it (and link address)."""
     base, _source = share_base(request)
-    return _shared(request, head, {"page_title": "title", "body_html": "body"}, [base], follower=True)
+    return shared(request, head, {"page_title": "title", "body_html": "body"}, [base], follower=True)
 
 
-def _shared(
+def shared(
     request: HtmxHttpRequest, head: Game, partials: dict[str, str], vary: list[str], **extra: Any
 ) -> dict[str, str]:
     """Partials of the table that are the same for every phone in the same role (following, or
@@ -318,9 +315,9 @@ def warm(request: HtmxHttpRequest, game_id: str) -> None:
     (as a phone that follows sees it, and a phone that records with nothing typed), so that
     the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
     head = game_filled(selectors.game_head(game_id=game_id), scores=False)  # loaded once for every render here
-    _shared(request, head, {"html": "live"}, ["follow"], follower=True)
+    shared(request, head, {"html": "live"}, ["follow"], follower=True)
     if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
-        _shared(request, head, {"html": "live"}, ["record-fresh"], pristine=True, moved=False)
+        shared(request, head, {"html": "live"}, ["record-fresh"], pristine=True, moved=False)
     _follower_page(request, head)  # a phone that opens the table now (mostly fragments made above)
 
 
@@ -329,76 +326,4 @@ def render_table(request: HtmxHttpRequest, name: str, context: dict[str, Any], s
     response = render(request, name, context, status=status)
     if context.get("can_edit"):
         patch_cache_control(response, private=True)
-    return response
-
-
-def _live_etag(request: HtmxHttpRequest, game_id: str) -> str:
-    """The game's version as an ETag: unchanged means nothing to send."""
-    return f'"v{game_head(request, game_id).live_version}"'
-
-
-@require_safe
-def events(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The change stream is served under ASGI (``scorekeeping.live``, the start command). This
-    server is WSGI (``runserver``, the test live server): 204 tells EventSource not to retry,
-    and the page polls every 5 s instead."""
-    game_head(request, game_id)
-    return HttpResponse(status=204)
-
-
-def _other_hands(request: HtmxHttpRequest, head: Game, mine: int) -> bool:
-    """Whether the seated phone's form (``X-Entry-Offered``: the seats of the hands it offers)
-    offers other hands than it would now."""
-    shown = request.headers.get("X-Entry-Offered")
-    if shown is None:
-        return False
-    offered = offered_hands(list(head.players.all()), mine, seats_taken(head))
-    return shown != " ".join(str(p.seat) for p in offered)
-
-
-def _other_winner(request: HtmxHttpRequest, head: Game) -> bool:
-    """Whether the phone's form (``X-Entry-Winner``: the winner it shows, "" for none chosen)
-    says another winner than the round in progress."""
-    shown = request.headers.get("X-Entry-Winner")
-    if shown is None:
-        return False
-    in_progress, seat = selectors.said_out(game_id=head.pk)
-    return in_progress and shown != (str(seat) if seat is not None else NO_WINNER)
-
-
-@require_safe
-@cache_control(no_cache=True)
-@condition(etag_func=_live_etag)
-def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """What changed, fetched after an event on the game's stream: 304 with no body while nothing
-    did; else the fresh fragments. They are the same for every phone that follows, and for
-    every phone that records and has typed nothing yet (its fresh entry comes with them), so
-    they are rendered once per version, language and role and kept in Django's cache."""
-    head = game_head(request, game_id)
-    if not phone.records(request, head):
-        return HttpResponse(_shared(request, head, {"html": "live"}, ["follow"], follower=True)["html"])
-    pristine = request.headers.get("X-Entry-Pristine") == "1"
-    # A phone typing a round is told when the game itself moved on (its Record would be
-    # refused), not when a hand of the round in progress came in from another phone.
-    moved = request.headers.get("X-Entry-Version", str(head.version)) != str(head.version)
-    # Whatever the phone was doing, an entry typed for a round that is no longer the one to play
-    # (recorded, undone) is replaced by the round's own: no phone is left on an old round.
-    typed_for = form_int(request.headers.get("X-Entry-Round"), None)
-    replaced = moved and not pristine and typed_for is not None and typed_for != rounds_recorded(game_id=head.pk) + 1
-    # An entry that shows another "who went out" than the round in progress (said on another
-    # phone) is drawn anew as the round has it; what this phone typed comes back into it (entry.js).
-    pristine = pristine or replaced or _other_winner(request, head)
-    extra = {"pristine": pristine, "moved": moved, "replaced": replaced}
-    mine = phone.seat_taken(request, head.pk)
-    if mine is not None:  # its own hand's entry: its own fragment
-        # A form offering other hands than the seats now call for (a phone took a seat, or left
-        # one, since it was drawn) is drawn anew; what this phone typed comes back into it.
-        extra["pristine"] = pristine or _other_hands(request, head, mine)
-        context = table_context(request, head, **extra)
-        return render_table(request, "scorekeeping/table.html#live", context)
-    role = (
-        "record-replaced" if replaced else "record-fresh" if pristine else "record-moved" if moved else "record-typing"
-    )
-    response = HttpResponse(_shared(request, head, {"html": "live"}, [role], **extra)["html"])
-    patch_cache_control(response, no_store=True)
     return response

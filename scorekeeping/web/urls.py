@@ -5,6 +5,7 @@ from scorekeeping.web import (
     archive,
     club_start,
     clubs,
+    follow,
     games,
     house,
     nights,
@@ -15,6 +16,7 @@ from scorekeeping.web import (
     sheets,
     stories,
     table,
+    undo,
 )
 
 urlpatterns = [
@@ -44,12 +46,12 @@ urlpatterns = [
     path("g/<game:game_id>/", table.table, name="table"),
     path("g/<game:game_id>/rounds/", rounds.round_new, name="round-new"),
     path("g/<game:game_id>/rounds/<int:number>/", rounds.round_edit, name="round-edit"),
-    path("g/<game:game_id>/undo/", rounds.undo, name="undo"),
+    path("g/<game:game_id>/undo/", undo.undo, name="undo"),
     path("g/<game:game_id>/again/", games.play_again, name="play-again"),
     path("g/<game:game_id>/seat/", rounds.seat, name="seat"),
-    path("g/<game:game_id>/redo/", rounds.redo, name="redo"),
-    path("g/<game:game_id>/live/", table.live, name="live"),
-    path("g/<game:game_id>/events/", table.events, name="events"),
+    path("g/<game:game_id>/redo/", undo.redo, name="redo"),
+    path("g/<game:game_id>/live/", follow.live, name="live"),
+    path("g/<game:game_id>/events/", follow.events, name="events"),
     path("g/<game:game_id>/edit-qr.svg", games.edit_qr, name="edit-qr"),
     path("g/<game:game_id>/edit-link/", games.edit_link_replace, name="edit-link-replace"),
     path("g/<game:game_id>/edit-link/show/", games.edit_link, name="edit-link"),

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
 from scorekeeping.services.rulesets import house_rules_save
+from scorekeeping.services.sittings import night_finish, sitting_draw
 from tests.helpers import record
 
 from .helpers import settled

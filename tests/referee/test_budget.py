@@ -13,7 +13,8 @@ from referee.engine import check_layoff, check_layout, find_rules, parse_cards, 
 from referee.engine.budget import MAX_STEPS, Budget
 from referee.engine.checks import MAX_REASONS
 from referee.engine.documents import rules_from_document
-from scorekeeping.bench.worst import CHECKS, CORE_CASES, SOLVES, Trial, climb, work
+from scorekeeping.bench.trials import CHECKS, CORE_CASES, SOLVES, Trial
+from scorekeeping.bench.worst import climb, work
 
 
 def house(document):

@@ -27,9 +27,10 @@ from scorekeeping.selectors.folding import folded
 from scorekeeping.selectors.lines import SERVER, kept_games
 from scorekeeping.selectors.stories import ClubStories, ServerStories
 from scorekeeping.services import RoundEntry, game_create, game_undo, round_replace
-from scorekeeping.services.clubs import club_create, member_rename, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, member_rename, night_create, night_present
 from scorekeeping.services.exchange import game_document, game_import
 from scorekeeping.services.history import game_delete, rebuilt
+from scorekeeping.services.sittings import sitting_draw
 from tests.helpers import record
 
 pytestmark = pytest.mark.django_db(transaction=True)

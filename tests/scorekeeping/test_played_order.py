@@ -9,7 +9,8 @@ from referee.engine.stories import PlayedGame, PlayedRound, player_lines, profil
 from scorekeeping.models import Game
 from scorekeeping.selectors.stories import club_stories, server_stories
 from scorekeeping.services import RoundEntry, round_record
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import sitting_draw
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ from scorekeeping.api.representations import game_data
 from scorekeeping.selectors import game_current_round, game_get, game_history, game_standings
 from scorekeeping.selectors.clubs import club_nights, club_nights_listed, season
 from scorekeeping.selectors.stories import server_stories
-from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import night_finish, sitting_draw
 
 from ..helpers import fresh, record, thirteen
 

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from scorekeeping.models import Member, Night, Sitting
 from scorekeeping.services import RoundEntry, round_record
-from scorekeeping.services.clubs import club_create, night_create, night_finish, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import night_finish, sitting_draw
 from scorekeeping.web.clubs import NIGHTS_IN_FULL
 from tests.web.markup import without_layout
 

@@ -179,7 +179,8 @@ def test_the_table_the_recap_and_the_room_name_the_rules_played(client, house):
 
 
 def test_the_room_screens_name_the_rules_played(client, house):
-    from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+    from scorekeeping.services.clubs import club_create, night_create, night_present
+    from scorekeeping.services.sittings import sitting_draw
 
     slug, _exact = house
     club, token = club_create(name="De Joker")

@@ -11,7 +11,8 @@ from openskill.models import PlackettLuce
 from referee.engine.ladder import HISTORY_SHOWN, ladder
 from referee.engine.stories import PlayedGame, PlayedRound
 from scorekeeping.services import RoundEntry, game_create, round_record
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import sitting_draw
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -10,7 +10,8 @@ from django.test import Client
 from referee.engine.rounds import RoundEntry
 from scorekeeping.models import Game
 from scorekeeping.services import round_record
-from scorekeeping.services.clubs import club_create, night_create, night_present, sitting_draw
+from scorekeeping.services.clubs import club_create, night_create, night_present
+from scorekeeping.services.sittings import sitting_draw
 from tests.helpers import record
 from tests.web.script_contract import HOOKS, SCRIPT_OWNED
 
