@@ -325,7 +325,7 @@ def test_identities_and_round_words_read_whole_in_a_sentence(language):
     from referee.engine.cards import Suit
     from referee.engine.i18n import capfirst
 
-    from .referee.helpers import swap
+    from .referee.engine.verdicts import swap
 
     with translation.override(language):
         identity = Identity(7, Suit.HEARTS).name

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import enter_round, entry_mode, past_double_tap, settled, start_game
-from .test_own_hands import NAMES, PUSHED, api, card_name
+from .phones import NAMES, PUSHED, api, card_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

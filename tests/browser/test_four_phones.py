@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import flight_log, flight_recorder, past_double_tap, settled
-from .test_own_hands import HANDS, NAMES, api, measured
+from .phones import HANDS, NAMES, api, measured
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

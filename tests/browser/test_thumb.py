@@ -12,7 +12,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .helpers import settled
-from .test_own_hands import HANDS, NAMES, PENALTIES, api, six_rounds_played
+from .phones import HANDS, NAMES, PENALTIES, api, six_rounds_played
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -1,6 +1,6 @@
 import pytest
 
-from ..helpers import record
+from tests.helpers import record
 
 
 @pytest.mark.parametrize("model", ["game", "player", "round", "change"])

@@ -14,8 +14,7 @@ from scorekeeping.selectors.stories import server_stories
 from scorekeeping.services import RoundEntry, game_undo, round_replace
 from scorekeeping.services.exchange import game_csv, game_document, game_import
 from scorekeeping.web.charts import cumulative, totals_svg
-
-from ..helpers import fresh, record, thirteen
+from tests.helpers import fresh, record, thirteen
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from django.test import Client
 
 from scorekeeping.models import Change, Draft, DraftHand, Game, Round, Score, Seat
 from scorekeeping.services import draft_hand, draft_start, game_create
+from tests.helpers import record
 
-from ..helpers import record
 from .racing import race, send
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ from scorekeeping.selectors import game_standings
 from scorekeeping.selectors.folding import played
 from scorekeeping.services.rulesets import house_rules_save
 from scorekeeping.web.presentation import board_rows
-
-from ..helpers import fresh, record
+from tests.helpers import fresh, record
 
 
 @pytest.fixture

@@ -14,8 +14,7 @@ import pytest
 
 from scorekeeping.models import Game
 from scorekeeping.services.sheets import MAX_BYTES
-
-from .test_sheet_import import GOOD, _named, csv_bytes, upload, xlsx_bytes
+from tests.scorekeeping.sheets import GOOD, csv_bytes, named, upload, xlsx_bytes
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +90,7 @@ def test_a_hostile_sheets_faults_are_bounded_in_the_api_and_on_the_page(client):
     assert len(faults) == 26 and faults[-1] == "and 695 more"
     assert faults[0] == "sheet " + "S" * 30 + "…, row 1, column A: a formula (=A1+1): type the number it shows"
     assert len(body["detail"]) <= 500
-    page = client.post(PAGE, {"file": _named(data, "old.xlsx"), "ruleset": "mexican"})
+    page = client.post(PAGE, {"file": named(data, "old.xlsx"), "ruleset": "mexican"})
     assert page.status_code == 422
     html = page.content.decode()
     assert len(page.content) < 40_000 and "and 695 more" in html and "S" * 31 not in html
@@ -179,7 +178,7 @@ def test_refused_imports_count_nothing_against_the_new_game_limit(client, settin
     def send(data):
         if where == "api":
             return upload(client, data, "s.csv", ruleset="mexican")
-        return client.post(PAGE, {"file": _named(data, "s.csv"), "ruleset": "mexican"})
+        return client.post(PAGE, {"file": named(data, "s.csv"), "ruleset": "mexican"})
 
     refused = csv_bytes([["Round", "Ana", "Ben"], [1, 0, 12]])
     assert [send(refused).status_code for _ in range(3)] == ([400] * 3 if where == "api" else [422] * 3)

@@ -6,8 +6,7 @@ from referee.engine import RULESETS, find_rules, variants_for
 from referee.engine.scoring import hand_left_size, possible_total, step
 from scorekeeping.errors import InvalidInput
 from scorekeeping.models import Round
-
-from ..helpers import record, thirteen
+from tests.helpers import record, thirteen
 
 
 def _every_rules():

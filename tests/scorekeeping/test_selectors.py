@@ -10,8 +10,7 @@ from scorekeeping.selectors.clubs import club_nights, club_nights_listed, season
 from scorekeeping.selectors.stories import server_stories
 from scorekeeping.services.clubs import club_create, night_create, night_present
 from scorekeeping.services.sittings import night_finish, sitting_draw
-
-from ..helpers import fresh, record, thirteen
+from tests.helpers import fresh, record, thirteen
 
 CARDS = ["2C", "2D", "2H", "2S", "5C", "5D", "5H", "5S"]
 

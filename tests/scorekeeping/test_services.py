@@ -7,8 +7,7 @@ from scorekeeping.api.representations import game_data
 from scorekeeping.errors import Conflict, InvalidInput
 from scorekeeping.models import Change, Game, Round
 from scorekeeping.services import game_create, game_token_valid, game_undo, round_replace
-
-from ..helpers import fresh, record, thirteen
+from tests.helpers import fresh, record, thirteen
 
 
 def state(game):

@@ -5,51 +5,15 @@ files refused in words, changing nothing."""
 import io
 import zipfile
 
-import openpyxl
 import pytest
 
 from scorekeeping.models import ClubTable, Game, Member, Night
+from tests.scorekeeping.sheets import GOOD, URL, csv_bytes, named, upload, xlsx_bytes
 
 pytestmark = pytest.mark.django_db
 
-URL = "/api/games/import/sheet/"
+
 # Mexican, three players: a round column, then Ana, Ben, Cy; the one who went out has 0.
-GOOD = [
-    ["Round", "Ana", "Ben", "Cy"],
-    [1, 0, 10, 25],
-    [2, 15, 0, 5],
-    [3, 0, 20, 10],
-    ["Total", 15, 30, 40],
-]
-
-
-def csv_bytes(rows, delimiter=","):
-    return "\n".join(delimiter.join("" if v is None else str(v) for v in row) for row in rows).encode()
-
-
-def xlsx_bytes(rows, title="Scores", prepare=None):
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.title = title
-    for row in rows:
-        sheet.append(row)
-    if prepare:
-        prepare(sheet)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
-
-def upload(client, data, name="sheet.csv", **fields):
-    return client.post(URL, {"file": _named(data, name), **fields})
-
-
-def _named(data, name):
-    f = io.BytesIO(data)
-    f.name = name
-    return f
-
-
 @pytest.mark.parametrize("kind", ["csv", "csv;", "xlsx"])
 def test_a_paper_sheet_becomes_a_game_with_every_round(client, kind):
     data = {"csv": csv_bytes(GOOD), "csv;": csv_bytes(GOOD, ";"), "xlsx": xlsx_bytes(GOOD)}[kind]
@@ -168,7 +132,7 @@ def test_hostile_files_are_refused_in_words(client):
         assert words in answer.content.decode(), (name, answer.content)
     assert upload(client, csv_bytes(GOOD), ruleset="bridge").status_code == 400
     assert client.post(URL, {"ruleset": "mexican"}).status_code == 400  # no file
-    assert client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), "admin": "1"}).status_code == 400
+    assert client.post(URL, {"file": named(csv_bytes(GOOD), "s.csv"), "admin": "1"}).status_code == 400
     assert Game.objects.count() == 0
 
 
@@ -179,7 +143,7 @@ def test_a_sheet_made_a_club_game_with_the_organisers_token_and_its_members(clie
     assert refused.status_code == 403 and Game.objects.count() == 0
     answer = client.post(
         URL,
-        {"file": _named(data, "s.csv"), "ruleset": "mexican", "club": made["id"], "date": "1987-03-14"},
+        {"file": named(data, "s.csv"), "ruleset": "mexican", "club": made["id"], "date": "1987-03-14"},
         headers={"X-Club-Token": made["organiser_token"]},
     )
     assert answer.status_code == 201, answer.content
@@ -199,11 +163,11 @@ def test_a_clubs_imported_sheets_count_as_its_drawn_tables_a_refused_one_not(cli
     made = client.post("/api/clubs/", {"name": "De Joker"}, content_type="application/json").json()
     body = {"ruleset": "mexican", "club": made["id"]}
     headers = {"X-Club-Token": made["organiser_token"]}
-    bad = client.post(URL, {"file": _named(b"Ana,Ben\n=1+1,5\n", "s.csv"), **body}, headers=headers)
+    bad = client.post(URL, {"file": named(b"Ana,Ben\n=1+1,5\n", "s.csv"), **body}, headers=headers)
     assert bad.status_code == 400  # a formula: refused, and not counted
-    good = client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
+    good = client.post(URL, {"file": named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
     assert good.status_code == 201, good.content
-    again = client.post(URL, {"file": _named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
+    again = client.post(URL, {"file": named(csv_bytes(GOOD), "s.csv"), **body}, headers=headers)
     assert again.status_code == 429 and "Too many tables drawn" in again.json()["detail"]
     assert Game.objects.count() == 1
 
@@ -234,7 +198,7 @@ def test_a_refused_import_counts_nothing_against_new_games(client, settings):
     bad_sheet = csv_bytes([["Round", "Ana", "Ben"], [1, 0, "²"]])
     for _ in range(3):
         assert upload(client, bad_sheet).status_code == 400
-        page = client.post("/games/import/sheet/", {"file": _named(bad_sheet, "s.csv"), "ruleset": "mexican"})
+        page = client.post("/games/import/sheet/", {"file": named(bad_sheet, "s.csv"), "ruleset": "mexican"})
         assert page.status_code == 422
         assert client.post("/api/games/import/", {"x": 1}, content_type="application/json").status_code == 400
         assert client.post("/games/import/", {"document": "{}"}).status_code == 422

@@ -11,9 +11,9 @@ from django.core.cache.utils import make_template_fragment_key
 from django.template import Context, Engine, Template
 from django.test import Client
 
-from tests.web.test_live_fragments import api_game, recording_phone
+from tests.scorekeeping.web.games import api_game, recording_phone
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
 def render(source, **context):

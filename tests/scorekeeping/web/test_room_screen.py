@@ -10,7 +10,7 @@ from scorekeeping.models import Member, Night
 from scorekeeping.services import RoundEntry, round_record
 from scorekeeping.services.clubs import club_create, member_retire, night_create, night_present
 from scorekeeping.services.sittings import night_finish, sitting_draw, table_end
-from tests.web.markup import tags_on_one_line, without_layout
+from tests.scorekeeping.web.markup import tags_on_one_line, without_layout
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.test import Client
 from scorekeeping.models import Change, Game, Player, RateLimit, Round, Score
 from scorekeeping.services.exchange import game_document
 
-from .test_security import ROUND_1, create
+from .games import ROUND_1, create
 
 pytestmark = pytest.mark.django_db
 

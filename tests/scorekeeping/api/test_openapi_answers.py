@@ -13,8 +13,7 @@ from django.core.management import call_command
 from django.urls import resolve
 
 from referee.engine import find_rules
-
-from ..helpers import thirteen
+from tests.helpers import thirteen
 
 pytestmark = pytest.mark.django_db
 

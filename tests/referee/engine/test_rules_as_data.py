@@ -12,7 +12,7 @@ from referee.engine import find_rules
 from referee.engine.rulesets import RULESETS, no_cut_bonus, variant_allowing
 from referee.engine.standings import Entrant, ranked, tie_notes
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SLUGS = "|".join(RULESETS)
 # A comparison with a ruleset's name written out: ``x == "mexican"``, ``"liverpool" in ...``.
 BRANCH = re.compile(rf"""(==|!=|\bin\b)\s*[(\[]?\s*["']({SLUGS})["']|["']({SLUGS})["']\s*(==|!=|\bin\b)""")

@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 
 from referee.models import HouseRuleset
 from scorekeeping.web.house import Editor
-from tests.web.markup import tags_on_one_line
+from tests.scorekeeping.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import opening, shown
+from .verdicts import opening, shown
 
 
 def go_out(ruleset, variants, number, *melds):

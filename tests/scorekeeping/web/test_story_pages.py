@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from scorekeeping.models import Member
-from tests.web.markup import tags_on_one_line, without_layout
+from tests.scorekeeping.web.markup import tags_on_one_line, without_layout
 
 pytestmark = pytest.mark.django_db
 

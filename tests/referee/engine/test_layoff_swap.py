@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import layoff, shown, swap
+from .verdicts import layoff, shown, swap
 
 LEGAL_LAYOFFS = [
     # ruleset, variants, round, target, cards, result

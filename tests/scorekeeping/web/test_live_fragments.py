@@ -6,22 +6,12 @@ import re
 import pytest
 from django.test import Client
 
-from tests.web.markup import tags_on_one_line
+from tests.scorekeeping.web.games import api_game, recording_phone
+from tests.scorekeeping.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def api_game(client, names=("Ana", "Ben", "Cy")):
-    body = {"players": list(names), "first_dealer": names[0]}
-    return client.post("/api/games/", body, content_type="application/json").json()
-
-
-def recording_phone(game, **kwargs):
-    phone = Client(**kwargs)
-    assert phone.get(f"/g/{game['id']}/join/{game['edit_token']}/").status_code == 302
-    return phone
 
 
 def record(phone, game_id, number, version):

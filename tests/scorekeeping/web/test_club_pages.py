@@ -14,7 +14,7 @@ from scorekeeping.services import RoundEntry, round_record
 from scorekeeping.services.clubs import club_create, night_create, night_present
 from scorekeeping.services.sittings import night_finish, sitting_draw
 from scorekeeping.web.clubs import NIGHTS_IN_FULL
-from tests.web.markup import without_layout
+from tests.scorekeeping.web.markup import without_layout
 
 pytestmark = pytest.mark.django_db
 

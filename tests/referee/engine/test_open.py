@@ -4,7 +4,7 @@ import pytest
 
 from referee.engine import Identity, Suit
 
-from .helpers import opening, shown
+from .verdicts import opening, shown
 
 LEGAL_OPENINGS = [
     # ruleset, variants, round, melds, shown

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from scorekeeping.models import Draft, DraftHand, Game, Round, Seat
-from tests.web.markup import tags_on_one_line
+from tests.scorekeeping.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 

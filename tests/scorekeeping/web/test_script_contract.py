@@ -1,4 +1,4 @@
-"""The scripts' contract (tests/web/script_contract.py): each page renders the ids and data
+"""The scripts' contract (tests/scorekeeping/web/script_contract.py): each page renders the ids and data
 attributes its scripts rely on, and every one a script in static/js names is listed there."""
 
 import re
@@ -13,9 +13,9 @@ from scorekeeping.services import round_record
 from scorekeeping.services.clubs import club_create, night_create, night_present
 from scorekeeping.services.sittings import sitting_draw
 from tests.helpers import record
-from tests.web.script_contract import HOOKS, SCRIPT_OWNED
+from tests.scorekeeping.web.script_contract import HOOKS, SCRIPT_OWNED
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
+SCRIPTS = Path(__file__).resolve().parents[3] / "static" / "js"
 JSON = "application/json"
 HTMX = {"HX-Request": "true"}
 
@@ -252,7 +252,7 @@ def test_every_id_and_data_attribute_a_script_names_is_in_the_contract():
         for name in named_by(path.read_text())
         if name not in HOOKS and name not in SCRIPT_OWNED
     }
-    assert unlisted == set(), "list these in tests/web/script_contract.py"
+    assert unlisted == set(), "list these in tests/scorekeeping/web/script_contract.py"
 
 
 def test_each_hook_is_named_by_the_scripts_it_lists():

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from referee.engine import RULESETS, find_rules
 from referee.engine.documents import document_of, rules_from_document
 from referee.models import HouseRuleset
-
-from .test_house_rules import documents
+from tests.referee.engine.house_documents import documents
 
 pytestmark = pytest.mark.django_db
 

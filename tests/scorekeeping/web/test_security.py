@@ -13,21 +13,11 @@ from django.test import Client
 
 from scorekeeping.config.redaction import redact
 from scorekeeping.models import Game, RateLimit, Round
-from tests.web.markup import tags_on_one_line
+from tests.scorekeeping.web.games import ROUND_1, create
+from tests.scorekeeping.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def create(client, names=("Ana", "Ben")):
-    response = client.post(
-        "/api/games/", {"players": list(names), "first_dealer": names[0]}, content_type="application/json"
-    )
-    assert response.status_code == 201, response.content
-    return response.json()
-
-
-ROUND_1 = {"number": 1, "winner": "Ana", "hands": {"Ben": "4C"}}
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_tokens_are_long_random_and_only_hashed_in_the_database(client):

@@ -8,7 +8,7 @@ import pytest
 from referee.engine import RULESETS, Kind, find_rules, variants_for
 from referee.engine.checks import layoff_size_reasons
 
-from .helpers import layoff, swap
+from .verdicts import layoff, swap
 
 ALL = [(slug, ()) for slug in RULESETS] + [(slug, (v.slug,)) for slug in RULESETS for v in variants_for(slug)]
 

@@ -11,7 +11,7 @@ from referee.engine.budget import Budget
 from referee.engine.cards import ACE, Card
 from referee.engine.melds import Wilds, read
 
-from .helpers import layoff, opening, shown, swap
+from .verdicts import layoff, opening, shown, swap
 
 SUITS = list(Suit)
 

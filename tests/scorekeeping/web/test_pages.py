@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 from referee.engine.rounds import RoundEntry
 from scorekeeping.models import Game, Round
 from scorekeeping.services import round_record
-from tests.web.markup import tags_on_one_line
+from tests.scorekeeping.web.markup import tags_on_one_line
 
 pytestmark = pytest.mark.django_db
 

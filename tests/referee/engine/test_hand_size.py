@@ -5,7 +5,7 @@ import pytest
 from referee.engine import RULESETS, find_rules, parse_cards, solve_open, variants_for
 from referee.engine.checks import hand_capacity, layout_size_reasons, most_buys
 
-from .helpers import layoff, opening
+from .verdicts import layoff, opening
 
 
 def _every_rules():

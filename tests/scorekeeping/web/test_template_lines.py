@@ -8,7 +8,7 @@ broken by hand where the page draws no whitespace, or kept together in ``{% spac
 import re
 from pathlib import Path
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 LIMIT = 160
 
 

@@ -2,7 +2,7 @@
 
 A template that drops or renames one of these breaks a script without an error anywhere (the
 script finds nothing and does nothing). Each hook names the pages (the states of a page, see
-``PAGES`` in tests/web/test_script_contract.py) that must render it, and the scripts that use it.
+``PAGES`` in tests/scorekeeping/web/test_script_contract.py) that must render it, and the scripts that use it.
 The tests check both ways: each page renders its hooks, and every id or data attribute a script
 in static/js names (getElementById, a selector, an ``.id ===`` comparison, hasAttribute, dataset)
 is listed here or in ``SCRIPT_OWNED``. A new one in a script must be listed here first.

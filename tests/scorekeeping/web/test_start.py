@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeping import colours as palette
 from scorekeeping.models import Game
-from tests.web.markup import tags_on_one_line, without_layout
+from tests.scorekeeping.web.markup import tags_on_one_line, without_layout
 
 pytestmark = pytest.mark.django_db
 

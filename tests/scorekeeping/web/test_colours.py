@@ -10,7 +10,7 @@ from scorekeeping import colours
 from scorekeeping.errors import InvalidInput
 from scorekeeping.services.games import game_again, game_create
 
-CSS = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text()
+CSS = (Path(__file__).resolve().parents[3] / "static" / "css" / "app.css").read_text()
 PAGE = {"light": ("#ffffff", "#f7f5ef"), "dark": ("#1d201d", "#121412")}
 
 
