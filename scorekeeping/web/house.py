@@ -58,20 +58,27 @@ class Editor:
 
     @classmethod
     def start(cls, slug: str) -> Editor:
+        """The editor as a GET opens it: the forms unbound, holding the ruleset started from as
+        their initial values, and its rules (renamed) for the preview. Nothing is posted to itself:
+        a save goes one way, form to document to rules, once (``posted``)."""
         slug, start = _starting(slug)
         initial, rounds = initial_of(start, slug)
         initial["name"] = _("{name} (house rules)").format(name=initial["name"])[:60]
-        data = QueryDict(mutable=True)
-        for key, value in initial.items():
-            data[key] = "" if value is None else str(value)
-        _write_rounds(data, rounds)
-        return cls.posted(data)
+        document = {**start, "name": initial["name"]}
+        return cls(
+            HouseForm(initial=initial),
+            RoundFormSet(initial=rounds, prefix=PREFIX),
+            document,
+            [],
+            rules_from_document(document, slug="house"),
+        )
 
     @classmethod
     def posted(cls, post: QueryDict, op: str = "") -> Editor:
         data = post.copy()
         slug, start = _starting(data.get("start", ""))
         opened = _apply(data, op)
+        data[f"{PREFIX}-INITIAL_FORMS"] = "0"  # every round posted is read as typed (none kept from before)
         form = HouseForm(data)
         rounds = RoundFormSet(data, prefix=PREFIX)
         document, faults = document_from(form, rounds, start, _based_on(slug))
@@ -129,18 +136,6 @@ def _starting(slug: str) -> tuple[str, dict[str, Any]]:
 
 def _based_on(slug: str) -> str | None:
     return slug if slug in RULESETS else house_based_on(slug) or None
-
-
-def _write_rounds(data: QueryDict, rounds: list[dict[str, Any]]) -> None:
-    data[f"{PREFIX}-TOTAL_FORMS"] = str(len(rounds))
-    data[f"{PREFIX}-INITIAL_FORMS"] = "0"
-    for index, row in enumerate(rounds):
-        for key, value in row.items():
-            if key == "final":
-                if value:
-                    data[f"{PREFIX}-{index}-final"] = "on"
-            else:
-                data[f"{PREFIX}-{index}-{key}"] = "" if value is None else str(value)
 
 
 def _apply(data: QueryDict, op: str) -> set[str]:

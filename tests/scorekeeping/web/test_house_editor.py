@@ -5,7 +5,9 @@ import re
 from pathlib import Path
 
 import pytest
+from django import forms
 from django.contrib.staticfiles import finders
+from django.http import QueryDict
 
 from referee.models import HouseRuleset
 from scorekeeping.web.house import Editor
@@ -17,8 +19,18 @@ NEW, PREVIEW = "/rules/new/", "/rules/new/preview/"
 
 
 def posted(start="mexican", **changes):
-    """What the page posts as it is first drawn, with ``changes`` (``rounds-0-dealt`` etc.)."""
-    data = Editor.start(start).form.data.copy()
+    """What the page posts as it is first drawn (every field as the GET draws it, a box ticked
+    as "on"), with ``changes`` (``rounds-0-dealt`` etc.)."""
+    editor = Editor.start(start)
+    data = QueryDict(mutable=True)
+    for form in (editor.form, editor.rounds.management_form, *editor.rounds.forms):
+        for field in form:
+            value = field.value()
+            if isinstance(field.field, forms.BooleanField):
+                if value:
+                    data[field.html_name] = "on"
+            else:
+                data[field.html_name] = "" if value is None else str(value)
     for key, value in changes.items():
         data[key.replace("__", "-")] = value
     return data
