@@ -43,9 +43,9 @@ from typing import Any
 from .cards import RANKS, rank_text
 from .catalogue import RULESET_ENTRIES
 from .i18n import _
+from .knobs import BUY_NAMES, KNOB, MAX_PLAYERS, MAX_POINTS
 from .patches import merged
 from .rules import (
-    ROUND_WORDS,
     AceMode,
     BookPolicy,
     Buys,
@@ -62,18 +62,13 @@ from .rules import (
     WildPolicy,
 )
 
-MAX_PLAYERS = 10
 MAX_ROUNDS = 20
 MAX_DEALT = 20
 MAX_PACKS = 4
 MAX_JOKERS = 12
-MAX_POINTS = 100
 MAX_NAME = 60
 MAX_FAULTS = 25
 DISTINCT_BOOK = 4  # a book of distinct suits: one card of each suit at most
-BOOK_WORDS = ("book", "group")  # what a ruleset may call a book, and a run (the catalogues hold these)
-RUN_WORDS = ("run", "sequence")
-BUY_NAMES = ("buy", "May I?")  # the words the catalogues hold for a buy
 MAX_CONTRACT_MELDS = 5  # melds in one round's contract
 RANK_KEYS = tuple(rank_text(rank) for rank in RANKS)  # a document writes a rank as a card does: A, 2-10, J, Q, K
 RANK_OF = {text: number for number, text in enumerate(RANK_KEYS, start=1)}
@@ -210,6 +205,13 @@ class _Reader:
             return low
         return value
 
+    def knob(self, value: object, key: str) -> Any:
+        """``value`` read as the knob of ``key`` holds it (``knobs.KNOBS``: its bounds, or its values)."""
+        knob = KNOB[key]
+        if knob.low is not None and knob.high is not None:
+            return self.number(value, key, knob.low, knob.high)
+        return self.choice(value, key, knob.values)
+
     def choice(self, value: object, key: str, choices: Sequence[object]) -> Any:
         if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
             message = _("must be one of {choices}, not {value}")
@@ -269,50 +271,50 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
         reader.fault("name", _("must be 1 to {most} characters").format(most=MAX_NAME))
         name = "?"
     players = reader.table(doc["players"], "players", ("min", "max"))
-    low = reader.number(players.get("min"), "players.min", 2, MAX_PLAYERS)
-    high = reader.number(players.get("max"), "players.max", 2, MAX_PLAYERS)
+    low = reader.knob(players.get("min"), "players.min")
+    high = reader.knob(players.get("max"), "players.max")
     if high < low:
         reader.fault("players", _("max ({high}) is below min ({low})").format(high=high, low=low))
         high = low
     deck_for = _read_decks(reader, doc["deck"], low, high)
-    exact = reader.choice(doc["contract_sizes"], "contract_sizes", ("minimum", "exact")) == "exact"
+    exact = reader.knob(doc["contract_sizes"], "contract_sizes") == "exact"
     wilds = _read_wilds(reader, doc["wilds"])
     books_table = reader.table(doc["books"], "books", ("min", "suits"))
     books = BookPolicy(
-        reader.number(books_table.get("min"), "books.min", 3, 8),
-        reader.choice(books_table.get("suits"), "books.suits", ("any", "distinct")) == "distinct",
+        reader.knob(books_table.get("min"), "books.min"),
+        reader.knob(books_table.get("suits"), "books.suits") == "distinct",
     )
     runs_table = reader.table(doc["runs"], "runs", ("min", "ace"))
     runs = RunPolicy(
-        reader.number(runs_table.get("min"), "runs.min", 3, 13),
-        AceMode(reader.choice(runs_table.get("ace"), "runs.ace", [m.value for m in AceMode])),
+        reader.knob(runs_table.get("min"), "runs.min"),
+        AceMode(reader.knob(runs_table.get("ace"), "runs.ace")),
     )
     naturals_table = reader.table(doc["naturals"], "naturals", ("per_meld", "wilds", "adjacent_wilds"))
     naturals = NaturalPolicy(
-        reader.number(naturals_table.get("per_meld"), "naturals.per_meld", 0, 2),
-        reader.choice(naturals_table.get("wilds"), "naturals.wilds", ("any", "not_more")) == "not_more",
-        reader.choice(naturals_table.get("adjacent_wilds"), "naturals.adjacent_wilds", (True, False)),
+        reader.knob(naturals_table.get("per_meld"), "naturals.per_meld"),
+        reader.knob(naturals_table.get("wilds"), "naturals.wilds") == "not_more",
+        reader.knob(naturals_table.get("adjacent_wilds"), "naturals.adjacent_wilds"),
     )
     rounds, wild_ranks = _read_rounds(reader, doc["rounds"], books, runs)
     penalties = _read_points(reader, doc["points"])
     going_out = reader.table(doc["going_out"], "going_out", ("discard",))
-    discard = reader.choice(going_out.get("discard"), "going_out.discard", (True, False))
-    lowest_wins = reader.choice(doc["lowest_wins"], "lowest_wins", (True, False))
+    discard = reader.knob(going_out.get("discard"), "going_out.discard")
+    lowest_wins = reader.knob(doc["lowest_wins"], "lowest_wins")
     table = reader.table(
         doc["table"],
         "table",
         ("runs_may_join", "layoff_on_opening_turn", "wild_swap", "buys", "tie_break", "cut_bonus"),
     )
-    join = reader.choice(table.get("runs_may_join"), "table.runs_may_join", (True, False))
-    layoff = reader.choice(table.get("layoff_on_opening_turn"), "table.layoff_on_opening_turn", (False, True))
-    swap = SwapPolicy(reader.choice(table.get("wild_swap"), "table.wild_swap", [p.value for p in SwapPolicy]))
+    join = reader.knob(table.get("runs_may_join"), "table.runs_may_join")
+    layoff = reader.knob(table.get("layoff_on_opening_turn"), "table.layoff_on_opening_turn")
+    swap = SwapPolicy(reader.knob(table.get("wild_swap"), "table.wild_swap"))
     buys = _read_buys(reader, table.get("buys"))
-    tie = TieBreak(reader.choice(table.get("tie_break"), "table.tie_break", [t.value for t in TieBreak]))
-    bonus = reader.number(table.get("cut_bonus"), "table.cut_bonus", 0, MAX_POINTS)
+    tie = TieBreak(reader.knob(table.get("tie_break"), "table.tie_break"))
+    bonus = reader.knob(table.get("cut_bonus"), "table.cut_bonus")
     words = reader.table(doc["words"], "words", ("round", "book", "run"))
-    round_word = reader.choice(words.get("round"), "words.round", ROUND_WORDS)
-    book_word = reader.choice(words.get("book"), "words.book", BOOK_WORDS)
-    run_word = reader.choice(words.get("run"), "words.run", RUN_WORDS)
+    round_word = reader.knob(words.get("round"), "words.round")
+    book_word = reader.knob(words.get("book"), "words.book")
+    run_word = reader.knob(words.get("run"), "words.run")
     if not reader.faults:
         _check_play(reader, rounds, deck_for, low, high, buys)
         _check_knobs(reader, rounds, deck_for, low, high, wilds, books, runs, naturals)
@@ -350,8 +352,8 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
 
 def _read_wilds(reader: _Reader, value: object) -> WildPolicy:
     table = reader.table(value, "wilds", ("jokers", "ranks", "natural"))
-    jokers = reader.choice(table.get("jokers"), "wilds.jokers", (True, False))
-    natural = reader.choice(table.get("natural"), "wilds.natural", (True, False))
+    jokers = reader.knob(table.get("jokers"), "wilds.jokers")
+    natural = reader.knob(table.get("natural"), "wilds.natural")
     given = table.get("ranks")
     if not isinstance(given, list) or len(given) > len(RANK_KEYS):
         reader.fault("wilds.ranks", _("must be a list of ranks ({ranks})").format(ranks=", ".join(RANK_KEYS)))
@@ -470,12 +472,12 @@ def _read_points(reader: _Reader, value: object) -> Penalties:
 
 def _read_buys(reader: _Reader, value: object) -> Buys:
     table = reader.table(value, "table.buys", ("allowed", "limit", "not_twice_in_row", "name"))
-    allowed = reader.choice(table.get("allowed"), "table.buys.allowed", (False, True))
+    allowed = reader.knob(table.get("allowed"), "table.buys.allowed")
     limit = table.get("limit")
     if limit is not None:
-        limit = reader.number(limit, "table.buys.limit", 1, 10)
-    twice = reader.choice(table.get("not_twice_in_row"), "table.buys.not_twice_in_row", (False, True))
-    name = reader.choice(table.get("name", BUY_NAMES[0]), "table.buys.name", BUY_NAMES)
+        limit = reader.knob(limit, "table.buys.limit")
+    twice = reader.knob(table.get("not_twice_in_row"), "table.buys.not_twice_in_row")
+    name = reader.knob(table.get("name", BUY_NAMES[0]), "table.buys.name")
     return Buys(allowed=allowed, limit=limit, not_twice_in_row=twice, name=name)
 
 

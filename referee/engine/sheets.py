@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import card_tokens, rank_text
-from .documents import MAX_PLAYERS, MAX_ROUNDS
+from .documents import MAX_ROUNDS
 from .i18n import _, ngettext
+from .knobs import MAX_PLAYERS
 from .rounds import RoundEntry, cutter_seat, dealer_seat, score_round, whole_number
 from .rules import Rules
 from .rulesets import RULESETS

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from referee.engine import RULESETS
 from referee.engine.documents import MAX_NAME, TOP_KEYS
+from referee.engine.knobs import KNOBS
 from referee.representations import RulesetOutput, rules_data
 from referee.rulebook import DocumentError, house_rules
 from scorekeeping import ratelimit
@@ -45,7 +46,8 @@ RULESET_DOCUMENT = {
     "example": {"name": "Grandma's Mexican", "based_on": "mexican", "contract_sizes": "exact"},
     "description": "A table's house rules: the document of GET /api/rulesets/<slug>/, whole, or in part with"
     " based_on (a key left out is the built-in's; an object given is merged key by key, a list replaces the"
-    " built-in's). Without based_on every key is needed. Unknown keys are refused by name; at most 64 KiB.",
+    " built-in's). Without based_on every key is needed. Unknown keys are refused by name; at most 64 KiB."
+    " Its knobs and what each may hold: " + "; ".join(f"{knob.key} {knob.holds}" for knob in KNOBS if knob.holds) + ".",
 }
 
 

@@ -22,11 +22,10 @@ from referee.engine.documents import (
     MAX_JOKERS,
     MAX_NAME,
     MAX_PACKS,
-    MAX_PLAYERS,
-    MAX_POINTS,
     MAX_ROUNDS,
     RANK_KEYS,
 )
+from referee.engine.knobs import KNOB, MAX_PLAYERS
 from referee.forms import WholeNumberField
 
 MAX_MELD = 13  # cards in one meld: a whole suit
@@ -75,6 +74,14 @@ def whole(low: int, high: int, *, required: bool = True) -> WholeNumberField:
     return WholeNumberField(min_value=low, max_value=high, required=required)
 
 
+def knob(key: str, *, required: bool = True) -> WholeNumberField:
+    """A number knob's field, bounded as the document's reader bounds it (``knobs.KNOBS``)."""
+    found = KNOB[key]
+    if found.low is None or found.high is None:
+        raise ValueError(f"{key} is no number knob")
+    return whole(found.low, found.high, required=required)
+
+
 def choice(choices: Any, *, required: bool = True) -> forms.ChoiceField:
     return forms.ChoiceField(choices=choices, required=required)
 
@@ -89,8 +96,8 @@ class HouseForm(forms.Form):
 
     name = NameField(max_length=MAX_NAME, min_length=1)
     start = forms.CharField(max_length=40, required=False)
-    players_min = whole(2, MAX_PLAYERS)
-    players_max = whole(2, MAX_PLAYERS)
+    players_min = knob("players.min")
+    players_max = knob("players.max")
     packs = whole(1, MAX_PACKS)
     jokers = whole(0, MAX_JOKERS)
     jokers_mode = choice([("fixed", _("A number")), ("per_player", _("One fewer than the players"))])
@@ -98,15 +105,15 @@ class HouseForm(forms.Form):
     jokers_wild = choice(YES_NO)
     wild_every = choice(RANK_CHOICES, required=False)
     wild_natural = choice(YES_NO)
-    books_min = whole(1, MAX_MELD)
+    books_min = knob("books.min")
     books_suits = choice([("any", _("Any")), ("distinct", _("All different"))])
-    runs_min = whole(1, MAX_MELD)
+    runs_min = knob("runs.min")
     runs_ace = choice([("low", _("Low")), ("high", _("High")), ("either", _("Either")), ("around", _("Around"))])
     naturals_per_meld = choice([("0", "0"), ("1", "1"), ("2", "2")])
     naturals_wilds = choice([("any", _("Any number")), ("not_more", _("No more than naturals"))])
     adjacent_wilds = choice(YES_NO)
     wild_points_mode = choice([("own", _("As their rank")), ("number", _("A number"))])
-    wild_points = whole(0, MAX_POINTS, required=False)
+    wild_points = knob("points", required=False)
     discard = choice(YES_NO)
     lowest_wins = choice(YES_NO)
     players = whole(2, MAX_PLAYERS, required=False)  # the preview's table size, not a rule
@@ -114,7 +121,7 @@ class HouseForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for rank in (*RANK_KEYS, "JK"):
-            self.fields[f"points_{rank}"] = whole(0, MAX_POINTS)
+            self.fields[f"points_{rank}"] = knob("points")
 
 
 class RoundForm(forms.Form):

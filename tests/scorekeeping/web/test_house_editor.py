@@ -137,7 +137,7 @@ IMPOSSIBLE = [
         "rounds.7",
         "10 players of 13 cards and the upcard need 131 cards; the deck holds 108",
     ),
-    ({"runs_min": "2"}, "runs.min", "2"),
+    ({"runs_min": "2"}, "runs.min", "greater than or equal to 3"),  # the knob's own bound
     ({"rounds__0__meld_1": "run", "rounds__0__size_1": "2"}, "rounds.1.contract.1.size", "from 4 to 13"),
     ({"points_K": "500"}, "points.K", "less than or equal to 100"),
     ({"books_min": "4"}, "rounds.1.contract.1.size", "3 is smaller than books.min (4)"),
