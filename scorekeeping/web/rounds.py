@@ -136,7 +136,9 @@ def _saved(request: HtmxHttpRequest, game: Game, number: int, correcting: bool =
     return HttpResponseRedirect(url)
 
 
-def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, view: DraftView) -> HttpResponse:
+def _draft_entry_response(
+    request: HtmxHttpRequest, game: Game, number: int, view: DraftView, *, said: bool = False
+) -> HttpResponse:
     """Recording with a round in progress: this phone sends in one hand at a time (its own, or
     one for a player without a phone), and the round is recorded from the hands sent in. The
     form says which winner it was drawn with, so a phone changes the winner only when its
@@ -160,7 +162,9 @@ def _draft_entry_response(request: HtmxHttpRequest, game: Game, number: int, vie
         # The form says the winner and the cut bonus it was drawn with: what this phone changed is kept.
         bonus_changed = "draft_cut_bonus" in request.POST and state.cut_bonus != bool(request.POST["draft_cut_bonus"])
         version = form_int(request.POST.get("draft_version"), None)  # the round as this phone last saw it
-        if state.winner != "" and (state.winner != request.POST.get("draft_winner", "") or bonus_changed):
+        # ``said``: this request already started the round with its winner (``_went_out_said``): it
+        # says it once. Said again here, it undid another phone's say made in between (seen in CI).
+        if not said and state.winner != "" and (state.winner != request.POST.get("draft_winner", "") or bonus_changed):
             cut_bonus = state.cut_bonus if bonus_changed else None
             winner = state.winner_name(players)
             if op == "record":  # a change made with the Record: checked against the round it saw
@@ -268,10 +272,11 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     table = Table(game)
     view = seat_view(request, table)
     view = view if view is not None and view.seat is not None else None
-    if view is None and table.draft is None and _went_out_said(request, game, number):
+    said = view is None and table.draft is None and _went_out_said(request, game, number)
+    if said:
         table = Table(game)  # the round is now in progress, said by this phone
     if view is not None or table.draft is not None:
-        return _draft_entry_response(request, game, number, view or DraftView(status=None, seat=None))
+        return _draft_entry_response(request, game, number, view or DraftView(status=None, seat=None), said=said)
     return _entry_response(request, game, number, False, write)
 
 
