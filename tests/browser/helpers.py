@@ -88,6 +88,9 @@ def start_game(
         page.get_by_label("Dealer", exact=True).select_option(label=dealer)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#round-title")).to_be_visible()
+    # The table's scripts run once the page is parsed: a tap before that is the page without
+    # JavaScript (a stepper is then a form sent whole), and the next tap lands on a page reloading.
+    page.wait_for_load_state("domcontentloaded")
     return page.url
 
 
