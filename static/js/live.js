@@ -8,7 +8,6 @@ let streamOpen = false;
 let retryDelay = 1000;
 let retryTimer = null;
 let askAgain = false;  // the entry was left as it was typed: ask for the changes again (below)
-let unsaid = false;  // changes were asked without the winner this phone shows: ask again (below)
 // The table's #poller; a club night's page and a room screen mark theirs data-live-poller. Every
 // poller has the ETag, the 5 s fetch without a stream and the back-off; only the table's says
 // what its entry holds.
@@ -73,18 +72,9 @@ document.addEventListener("htmx:configRequest", (event) => {
   // Who went out as this form shows it: one that shows otherwise than the round in progress is drawn
   // anew. Not while this phone's own say is on its way (its preview in flight): the round may not
   // have it yet, and the entry was drawn back to the winner before, then anew, and a card tapped
-  // between was lost (seen in CI). Once the preview is answered the changes are asked again.
-  if (form.querySelector("[data-preview].htmx-request")) {
-    unsaid = true;
-    return;
-  }
+  // between was lost (seen in CI). A Record sent meanwhile is checked against the round as it is.
+  if (form.querySelector("[data-preview].htmx-request")) return;
   event.detail.headers["X-Entry-Winner"] = form.querySelector("input[name=winner]:checked")?.value || "";
-});
-document.addEventListener("htmx:afterRequest", (event) => {
-  if (!unsaid || !event.detail.elt?.hasAttribute?.("data-preview")) return;
-  unsaid = false;
-  document.getElementById("poller")?.removeAttribute("hx-headers");
-  setTimeout(fetchChanges, 0);
 });
 // A finger on the entry keeps it: an entry drawn anew between a key's press and its lift takes
 // no tap (the press lands on one key, the lift on its twin), and a card went missing. A fresh
