@@ -93,15 +93,18 @@ function lifted() {
 document.addEventListener("pointerup", lifted, true);
 document.addEventListener("pointercancel", lifted, true);
 // An answer asked for an untouched entry that finds it typed in meanwhile (a tap, or what the phone
-// kept put back into a fresh entry) leaves it, and the changes are asked again as the phone now is:
-// an entry of a round recorded meanwhile is then replaced all the same (seen in CI: the title said
-// round 2 while the entry still recorded round 1). Its version is not taken as seen.
+// kept put back into a fresh entry) leaves it. If it brought another round's entry (the round was
+// recorded meanwhile), the changes are asked again as the phone now is, and the entry of the old
+// round is replaced all the same (seen in CI: the title said round 2 while the entry still recorded
+// round 1). Its version is not taken as seen.
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const poller = document.getElementById("poller");
   if (event.detail.target?.id !== "entry-slot") return;
   if (poller?.dataset.askedPristine === "1" && entryForm()?.dataset.dirty) {
     event.detail.shouldSwap = false;
-    askAgain = true;
+    // Asked again only for an entry of another round (nothing else is redrawn under a thumb).
+    const fresh = event.detail.fragment?.querySelector?.("form[data-entry]");
+    if (fresh && fresh.dataset.round !== entryForm()?.dataset.round) askAgain = true;
   } else if (fingerOnEntry) {
     event.detail.shouldSwap = false;
     entryHeld = true;
