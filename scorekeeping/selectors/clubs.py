@@ -129,6 +129,8 @@ def _tables(nights: list[Night], among: QuerySet[Night, int] | list[int]) -> dic
         .order_by("game_id", "seat")
     )
     for pk, game_id, seat, name, colour, total in rows:
+        if game_id not in players:  # a table drawn after the tables were read: the next read shows it
+            continue
         players[game_id].append(SeatedPlayer(pk, seat, name, colour))
         totals[game_id][pk] = total or 0
     wins: dict[str, dict[int, int]] = {g: dict.fromkeys(totals[g], 0) for g in games}
@@ -136,6 +138,8 @@ def _tables(nights: list[Night], among: QuerySet[Night, int] | list[int]) -> dic
     rounds = Round.objects.filter(game__club_table__sitting__night__in=among)
     won = rounds.values_list("game_id", "winner_id").annotate(n=Count("id"))
     for game_id, winner_id, count in won:
+        if game_id not in played:  # as above: a table drawn since
+            continue
         played[game_id] += count
         if winner_id is not None:
             wins[game_id][winner_id] = count
