@@ -7,7 +7,6 @@
 let streamOpen = false;
 let retryDelay = 1000;
 let retryTimer = null;
-let askAgain = false;  // the entry was left as it was typed: ask for the changes again (below)
 // The table's #poller; a club night's page and a room screen mark theirs data-live-poller. Every
 // poller has the ETag, the 5 s fetch without a stream and the back-off; only the table's says
 // what its entry holds.
@@ -43,12 +42,6 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (!isPoller(poller)) return;
   if (!successful && xhr?.status !== 304) { retryLater(); return; }
   healed();
-  if (isTablePoller(poller) && askAgain) {
-    askAgain = false;
-    poller.removeAttribute("hx-headers");
-    setTimeout(fetchChanges, 0);
-    return;
-  }
   const etag = xhr?.getResponseHeader("ETag");
   if (etag) poller.setAttribute("hx-headers", JSON.stringify({ "If-None-Match": etag }));
 });
@@ -69,11 +62,7 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (form?.dataset.offered !== undefined) event.detail.headers["X-Entry-Offered"] = form.dataset.offered;
   if (!form?.dataset.round) return;  // a correction: neither
   event.detail.headers["X-Entry-Round"] = form.dataset.round;
-  // Who went out as this form shows it: one that shows otherwise than the round in progress is drawn
-  // anew. Not while this phone's own say is on its way (its preview in flight): the round may not
-  // have it yet, and the entry was drawn back to the winner before, then anew, and a card tapped
-  // between was lost (seen in CI). A Record sent meanwhile is checked against the round as it is.
-  if (form.querySelector("[data-preview].htmx-request")) return;
+  // Who went out as this form shows it: one that shows otherwise than the round in progress is drawn anew.
   event.detail.headers["X-Entry-Winner"] = form.querySelector("input[name=winner]:checked")?.value || "";
 });
 // A finger on the entry keeps it: an entry drawn anew between a key's press and its lift takes
@@ -92,20 +81,11 @@ function lifted() {
 }
 document.addEventListener("pointerup", lifted, true);
 document.addEventListener("pointercancel", lifted, true);
-// An answer asked for an untouched entry that finds it typed in meanwhile (a tap, or what the phone
-// kept put back into a fresh entry) leaves it. If it brought another round's entry (the round was
-// recorded meanwhile), the changes are asked again as the phone now is, and the entry of the old
-// round is replaced all the same (seen in CI: the title said round 2 while the entry still recorded
-// round 1). Its version is not taken as seen.
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const poller = document.getElementById("poller");
   if (event.detail.target?.id !== "entry-slot") return;
-  if (poller?.dataset.askedPristine === "1" && entryForm()?.dataset.dirty) {
-    event.detail.shouldSwap = false;
-    // Asked again only for an entry of another round (nothing else is redrawn under a thumb).
-    const fresh = event.detail.fragment?.querySelector?.("form[data-entry]");
-    if (fresh && fresh.dataset.round !== entryForm()?.dataset.round) askAgain = true;
-  } else if (fingerOnEntry) {
+  if (poller?.dataset.askedPristine === "1" && entryForm()?.dataset.dirty) event.detail.shouldSwap = false;
+  else if (fingerOnEntry) {
     event.detail.shouldSwap = false;
     entryHeld = true;
   }
