@@ -209,7 +209,7 @@ def draft_record(*, game: Game, version: int | None = None, by: str = "", hands:
         if draft is None:
             raise NotFound(_("No round is in progress"), "draft")
         if version is not None and version != draft.version:
-            raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
+            raise _changed_since(draft, version)
         if hands:
             draft_hands(game=game, number=draft.number, hands=hands)
             draft.refresh_from_db()
@@ -266,8 +266,15 @@ def draft_seen(*, game: Game, version: int | None, seen: str | None, winner: str
         return current.version if current is not None else None
     said = current.winner.name if current.winner is not None else None
     if current.hands_version > version or said not in (seen, winner):
-        raise Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
+        raise _changed_since(current, version)
     return current.version
+
+
+def _changed_since(draft: Draft, version: int) -> Conflict:
+    """A Record refused for the round as its phone saw it at ``version``: what changed since, said."""
+    if draft.hands_version > version:
+        return Conflict(_("A hand changed on another phone meanwhile: look again, then record"), "version")
+    return Conflict(_("Who went out was changed on another phone meanwhile: look again, then record"), "version")
 
 
 def draft_current(game: Game) -> Draft | None:

@@ -87,7 +87,10 @@ def _entry_page(
     partial = "#results" if request.POST.get("preview") else "#body"
     context = table_context(request, game, entry=entry, **extra)
     name = template + partial if request.htmx else template
-    return render_table(request, name, context, status=refused(request, status))
+    response = render_table(request, name, context, status=refused(request, status))
+    if draft is not None:  # the game as this answer leaves it: a live answer drawn before it is not drawn (live.js)
+        response["X-Live-Version"] = str(game.live_version)
+    return response
 
 
 def _entry_response(request: HtmxHttpRequest, game: Game, number: int, correcting: bool, do_write: Any) -> HttpResponse:

@@ -2,7 +2,7 @@ import os
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "artifacts"))
 # MEASURE=1: pace the taps like a thumb and save screenshots, for the figures in the docs; CI
@@ -60,6 +60,17 @@ def assert_all_controls_named(page: Page) -> None:
 def settled(page: Page) -> None:
     """Wait until htmx has no request in flight and nothing swapping or settling."""
     expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
+
+
+def box_of(locator: Locator) -> dict[str, float]:
+    """Where ``locator`` is on the screen. An element drawn anew between finding it and measuring
+    it (a push came in) has no box: the new one is measured."""
+    for _ in range(20):
+        expect(locator).to_be_visible()
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError(f"{locator} kept being drawn anew")
 
 
 def start_game(
@@ -149,6 +160,14 @@ _RECORDER = """(() => {
       e.detail?.requestConfig?.verb ?? "", e.detail?.pathInfo?.requestPath ?? "", e.detail?.xhr?.status ?? "",
       e.detail?.target?.id ?? "", e.detail?.shouldSwap ?? ""), true);
   }
+  // What each request says (its headers, the start of its fields; no token), and the entry after each swap.
+  const said = (fields) => JSON.stringify(fields || {}, (key, value) => (/csrf/i.test(key) ? undefined : value));
+  document.addEventListener("htmx:configRequest", (e) => setTimeout(() => note("headers",
+    said(e.detail.headers), said(e.detail.parameters).slice(0, 200)), 0), true);
+  document.addEventListener("htmx:afterSettle", () => {
+    const form = document.querySelector("form[data-entry]");
+    note("settled round", form?.dataset.round, "dirty", form?.dataset.dirty);
+  }, true);
 })()"""
 
 

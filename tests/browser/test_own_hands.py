@@ -17,7 +17,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import ARTIFACTS, flight_log, flight_recorder, past_double_tap, settled
+from .helpers import ARTIFACTS, box_of, flight_log, flight_recorder, past_double_tap, settled
 from .phones import (
     HANDS,
     NAMES,
@@ -338,7 +338,7 @@ def test_a_key_under_the_thumb_keeps_its_tap_while_another_hand_comes_in(table_s
     settled(dee.page)
     # A finger that lifts without a tap (it rested on the title) gets the entry that came meanwhile.
     dee.page.locator("#entry-title").scroll_into_view_if_needed()
-    title = dee.page.locator("#entry-title").bounding_box()
+    title = box_of(dee.page.locator("#entry-title"))
     dee.page.mouse.move(title["x"] + 10, title["y"] + title["height"] / 2)
     dee.page.mouse.down()
     ben.tap(ben.page.locator("#entry .went-out label", has_text="Ana"))
@@ -350,7 +350,7 @@ def test_a_key_under_the_thumb_keeps_its_tap_while_another_hand_comes_in(table_s
         ben.card(card)
     settled(dee.page)
     key = dee.page.locator(f"#key-{HANDS['Dee'][0]}")
-    box = key.bounding_box()
+    box = box_of(key)
     key.evaluate("k => { k.mine = 'the same node'; }")
     dee.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     dee.page.mouse.down()  # the thumb is on Dee's first card...

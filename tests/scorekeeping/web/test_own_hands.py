@@ -251,7 +251,8 @@ def test_a_record_tapped_before_its_own_who_went_out_answered_is_blamed_on_no_ot
         assert scores == {"Ana": 0, "Ben": 5, "Cy": 10}
     else:
         assert recorded.status_code == 409
-        assert "A hand changed on another phone meanwhile" in recorded.content.decode()
+        said = {"a hand sent in": "A hand changed", "another winner": "Who went out was changed"}[meanwhile]
+        assert f"{said} on another phone meanwhile" in recorded.content.decode()
         assert not Round.objects.exists()
 
 
@@ -377,3 +378,24 @@ def test_a_tap_for_a_round_recorded_meanwhile_shows_the_round_to_play(game, clie
     html = keeper.post(url, {"number": "1", "version": "1", "winner": "2", "preview": "1"}).content.decode()
     assert "Record round 2" in html and "recorded on another phone: this is the next one" in html
     assert not Draft.objects.exists() and Round.objects.count() == 1
+
+
+def test_an_answer_to_a_say_or_a_hand_says_the_version_of_the_game_it_left(game):
+    """The phone draws no fetch older than its own step's answer (live.js): each answer to a step
+    of the round in progress carries the game's live version after it, the version the step's
+    own event fetches; a preview that writes nothing says the same version again."""
+    ana, ben = phone(game), phone(game)
+    take_seat(ana, game, "everyone")
+    take_seat(ben, game, 1)
+    url = f"/g/{game['id']}/rounds/"
+    live = lambda: Game.objects.get(pk=game["id"]).live_version  # noqa: E731
+    said = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "", "preview": "1"}, HTTP_HX_REQUEST="true")
+    assert said.status_code == 200 and said["X-Live-Version"] == str(live())
+    etag = ana.get(f"/g/{game['id']}/live/", HTTP_HX_REQUEST="true")["ETag"]
+    assert etag == f'"v{live()}"'  # the fetch after the say's event: not older, so drawn
+    before = live()
+    hand = {"number": "1", "winner": "0", "draft_winner": "0", "active": "1", "hand-1": "5C", "op": "hand"}
+    sent = ben.post(url, hand)
+    assert sent.status_code == 200 and sent["X-Live-Version"] == str(before + 1) == str(live())
+    kept = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "hand-2": "KC", "preview": "1"})
+    assert kept["X-Live-Version"] == str(live())  # a preview that wrote nothing: the same
