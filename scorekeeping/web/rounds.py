@@ -43,7 +43,7 @@ from scorekeeping.web.entry import DraftView, entry_view
 from scorekeeping.web.entry_errors import no_winner_chosen
 from scorekeeping.web.entry_state import NO_WINNER, EntryState
 from scorekeeping.web.guards import editing
-from scorekeeping.web.table import Table, render_table, seat_view, table_context, warm
+from scorekeeping.web.table import Table, render_table, seat_view, table_context, table_of, warm
 from scorekeeping.webkit.formdata import form_int
 from scorekeeping.webkit.htmx import HtmxHttpRequest, refused
 
@@ -129,7 +129,7 @@ def _saved(request: HtmxHttpRequest, game: Game, number: int, correcting: bool =
         notice = _("{word} {number} recorded.").format(word=capfirst(_(fresh.rules.round_word)), number=number)
         context = table_context(request, fresh, notice=notice, undo=True)
         response = render_table(request, "scorekeeping/table.html#body", context)
-        warm(request, game.pk)
+        warm(request, fresh)
         return trigger_client_event(response, "roundSaved")
     messages.success(
         request, _("{word} {number} saved.").format(word=capfirst(_(game.rules.round_word)), number=number)
@@ -272,7 +272,7 @@ def round_new(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         and request.POST.get("op") != "record"
     ):
         return _moved_on(request, game)
-    table = Table(game)
+    table = table_of(request, game)
     view = seat_view(request, table)
     view = view if view is not None and view.seat is not None else None
     said = view is None and table.draft is None and _went_out_said(request, game, number)

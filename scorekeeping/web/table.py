@@ -6,10 +6,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
+from weakref import WeakKeyDictionary
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
@@ -19,7 +20,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from referee.engine.stories import Recap, recap
-from scorekeeping import selectors
 from scorekeeping.changes import change_line, change_told
 from scorekeeping.links import qr_svg, rules_path, share_base, view_path
 from scorekeeping.models import Change, Draft, Game, Player
@@ -142,9 +142,11 @@ class Table:
             state = EntryState(version=self.game.version, active=active)
         return entry_view(game=self.filled, players=self.players, number=self.current.number, state=state, draft=view)
 
+    @cached_property
     def history(self) -> list[tuple[Change, str]]:
         return [(c, change_line(self.rules, c)) for c in game_history(game=self.game)]
 
+    @cached_property
     def told(self) -> str:
         """The game's latest change, as the phones that did not make it are told it (none before the first)."""
         latest = latest_change(game=self.game)
@@ -181,6 +183,21 @@ class Table:
         )
 
 
+_TABLES: WeakKeyDictionary[HttpRequest, dict[tuple[str, int], Table]] = WeakKeyDictionary()
+
+
+def table_of(request: HttpRequest, game: Game) -> Table:
+    """The game's ``Table`` for this request and version: one, whatever renders it (the answer,
+    and what ``warm`` renders for the other phones), so its players, rounds and standings are
+    loaded once. A write moves the version (``live_version``): a game read again after it gets a
+    new one."""
+    tables = _TABLES.setdefault(request, {})
+    key = (game.pk, game.live_version)
+    if key not in tables:
+        tables[key] = Table(game)
+    return tables[key]
+
+
 def seat_view(request: HtmxHttpRequest, table: Table) -> DraftView | None:
     """This phone's seat, if it took one (the Seat table says whether it still holds it; if
     another phone took it, ``displaced`` says whose it was). None for a phone that never took one."""
@@ -203,7 +220,7 @@ def seat_view(request: HtmxHttpRequest, table: Table) -> DraftView | None:
 def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = False, **extra: Any) -> dict[str, Any]:
     """Everything the table shows (as a phone that follows sees it, with ``follower``); the
     parts behind ``{% cache %}`` are lazy (see ``Table``)."""
-    table = Table(game)
+    table = table_of(request, game)
     rules = table.rules
     editable = not follower and phone.records(request, game)
     base, base_source = share_base(request)
@@ -226,8 +243,8 @@ def table_context(request: HtmxHttpRequest, game: Game, *, follower: bool = Fals
         "speech": SimpleLazyObject(table.speech),
         "recap_lines": SimpleLazyObject(table.story),
         "finish": SimpleLazyObject(table.finish),
-        "history": SimpleLazyObject(table.history),
-        "told": SimpleLazyObject(table.told),
+        "history": SimpleLazyObject(lambda: table.history),
+        "told": SimpleLazyObject(lambda: table.told),
         "story": SimpleLazyObject(lambda: chart(table.filled)),
         "rounds_played": SimpleLazyObject(lambda: table.rounds_played),
         "finished": SimpleLazyObject(lambda: table.rounds_played >= rules.last_round),
@@ -310,11 +327,12 @@ def shared(
     return parts
 
 
-def warm(request: HtmxHttpRequest, game_id: str) -> None:
+def warm(request: HtmxHttpRequest, head: Game) -> None:
     """After a change made on this phone: render now what the other phones fetch at its event
     (as a phone that follows sees it, and a phone that records with nothing typed), so that
-    the first of them finds it ready too. The phone that wrote pays a few milliseconds once."""
-    head = game_filled(selectors.game_head(game_id=game_id), scores=False)  # loaded once for every render here
+    the first of them finds it ready too. ``head``, the game as this phone's answer showed it,
+    brings that answer's ``Table``: nothing is loaded again. The phone that wrote pays a few
+    milliseconds once."""
     shared(request, head, {"html": "live"}, ["follow"], follower=True)
     if phone.seat_taken(request, head.pk) is None:  # a seat would put its own hand in the form
         shared(request, head, {"html": "live"}, ["record-fresh"], pristine=True, moved=False)

@@ -65,7 +65,7 @@ def _history_step(request: HtmxHttpRequest, game: Game, step: Any, notice: Any, 
     context = table_context(request, fresh, **extra)
     response = render_table(request, "scorekeeping/table.html#body", context, status=refused(request, status))
     if change is not None:
-        warm(request, game.pk)
+        warm(request, fresh)
     return response
 
 

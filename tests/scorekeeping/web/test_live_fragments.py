@@ -53,6 +53,27 @@ def test_after_a_round_recorded_on_a_phone_the_others_fetch_without_loading_the_
     assert 'id="entry"' not in calm and "The game changed on another phone" not in calm
 
 
+def test_a_round_recorded_on_the_page_loads_the_game_once_for_its_answer_and_the_other_phones(client):
+    """The Record's answer and what it renders ahead for the other phones (``warm``: a follower's
+    fragments, a fresh form, the page) share one ``Table`` per request and version: after the
+    write, the game's players, rounds, scores and changes are each read once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = api_game(client)
+    recorder = recording_phone(game)
+    recorder.get(f"/g/{game['id']}/")
+    with CaptureQueriesContext(connection) as queries:
+        record(recorder, game["id"], 1, 1)
+    sql = [q["sql"] for q in queries.captured_queries]
+    written = next(i for i, q in enumerate(sql) if q.startswith('UPDATE "scorekeeping_game"'))
+    after = [q for q in sql[written:] if q.startswith("SELECT")]
+    read = {t: sum(f'FROM "scorekeeping_{t}"' in q for q in after) for t in ("player", "score", "draft", "game")}
+    assert read == {"player": 1, "score": 1, "draft": 1, "game": 1}, after
+    # The changes: the latest (what the others are told) and the history, each once.
+    assert sum('FROM "scorekeeping_change"' in q for q in after) == 2, after
+
+
 def test_a_form_from_a_shared_fragment_posts_with_the_token_htmx_sends(client):
     game = api_game(client)
     phone = recording_phone(game, enforce_csrf_checks=True)
