@@ -43,10 +43,9 @@ from typing import Any
 from .cards import RANKS, rank_text
 from .catalogue import RULESET_ENTRIES
 from .i18n import _
-from .knobs import BUY_NAMES, KNOB, MAX_PLAYERS, MAX_POINTS
+from .knobs import KNOB, KNOBS, MAX_PLAYERS, MAX_POINTS, TABLE_KEYS
 from .patches import merged
 from .rules import (
-    AceMode,
     BookPolicy,
     Buys,
     Component,
@@ -57,8 +56,6 @@ from .rules import (
     Round,
     Rules,
     RunPolicy,
-    SwapPolicy,
-    TieBreak,
     WildPolicy,
 )
 
@@ -131,11 +128,21 @@ def _points(penalties: Penalties) -> dict[str, int | None]:
     return found
 
 
+def _rule_of(rules: Rules, path: str) -> Any:
+    """The engine's value at ``path`` ("runs.least": ``rules.runs.least``)."""
+    value: Any = rules
+    for name in path.split("."):
+        value = getattr(value, name)
+    return value
+
+
 def document_of(rules: Rules) -> dict[str, Any]:
-    """``rules`` (a built-in with its variants, or read from a document) as a document."""
-    return {
+    """``rules`` (a built-in with its variants, or read from a document) as a document: the name,
+    the deck, the rounds and the points written here, every other knob from its declaration
+    (``knobs.KNOBS``), at its key's place, in the table's order."""
+    document: dict[str, Any] = {
         "name": rules.name,
-        "players": {"min": rules.min_players, "max": rules.max_players},
+        "players": {},
         "deck": _decks(rules),
         "rounds": [
             {
@@ -146,37 +153,15 @@ def document_of(rules: Rules) -> dict[str, Any]:
             }
             for rnd, wild in zip(rules.rounds, rules.wild_ranks, strict=True)
         ],
-        "contract_sizes": "exact" if rules.exact_opening else "minimum",
-        "wilds": {
-            "jokers": rules.wilds.jokers,
-            "ranks": [rank_text(r) for r in rules.wilds.ranks],
-            "natural": rules.wilds.natural,
-        },
-        "books": {"min": rules.books.least, "suits": "distinct" if rules.books.distinct_suits else "any"},
-        "runs": {"min": rules.runs.least, "ace": rules.runs.ace.value},
-        "naturals": {
-            "per_meld": rules.naturals.per_meld,
-            "wilds": "not_more" if rules.naturals.not_more_wilds else "any",
-            "adjacent_wilds": rules.naturals.adjacent_wilds,
-        },
-        "points": _points(rules.penalties),
-        "going_out": {"discard": rules.going_out_discard},
-        "lowest_wins": rules.lowest_wins,
-        "table": {
-            "runs_may_join": rules.runs_may_join,
-            "layoff_on_opening_turn": rules.layoff_on_opening_turn,
-            "wild_swap": rules.swap.value,
-            "buys": {
-                "allowed": rules.buys.allowed,
-                "limit": rules.buys.limit,
-                "not_twice_in_row": rules.buys.not_twice_in_row,
-                "name": rules.buys.name,
-            },
-            "tie_break": rules.tie_break.value,
-            "cut_bonus": rules.cut_bonus,
-        },
-        "words": {"round": rules.round_word, "book": rules.book_word, "run": rules.run_word},
     }
+    own = {"wilds.ranks": [rank_text(r) for r in rules.wilds.ranks], "points": _points(rules.penalties)}
+    for knob in KNOBS:
+        *tables, last = knob.key.split(".")
+        place = document
+        for name in tables:
+            place = place.setdefault(name, {})
+        place[last] = own[knob.key] if knob.key in own else knob.document_value(_rule_of(rules, knob.rule))
+    return document
 
 
 # --- reading a document --------------------------------------------------------------------
@@ -270,51 +255,22 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
         reader.fault("name", _("must be 1 to {most} characters").format(most=MAX_NAME))
         name = "?"
-    players = reader.table(doc["players"], "players", ("min", "max"))
-    low = reader.knob(players.get("min"), "players.min")
-    high = reader.knob(players.get("max"), "players.max")
+    read = _read_knobs(reader, doc)
+    low, high = read["min_players"], read["max_players"]
     if high < low:
         reader.fault("players", _("max ({high}) is below min ({low})").format(high=high, low=low))
-        high = low
+        high = read["max_players"] = low
     deck_for = _read_decks(reader, doc["deck"], low, high)
-    exact = reader.knob(doc["contract_sizes"], "contract_sizes") == "exact"
-    wilds = _read_wilds(reader, doc["wilds"])
-    books_table = reader.table(doc["books"], "books", ("min", "suits"))
-    books = BookPolicy(
-        reader.knob(books_table.get("min"), "books.min"),
-        reader.knob(books_table.get("suits"), "books.suits") == "distinct",
-    )
-    runs_table = reader.table(doc["runs"], "runs", ("min", "ace"))
-    runs = RunPolicy(
-        reader.knob(runs_table.get("min"), "runs.min"),
-        AceMode(reader.knob(runs_table.get("ace"), "runs.ace")),
-    )
-    naturals_table = reader.table(doc["naturals"], "naturals", ("per_meld", "wilds", "adjacent_wilds"))
-    naturals = NaturalPolicy(
-        reader.knob(naturals_table.get("per_meld"), "naturals.per_meld"),
-        reader.knob(naturals_table.get("wilds"), "naturals.wilds") == "not_more",
-        reader.knob(naturals_table.get("adjacent_wilds"), "naturals.adjacent_wilds"),
+    policies = {name: kind(**read.pop(name)) for name, kind in POLICIES.items()}
+    wilds, books, runs, naturals, buys = (
+        policies["wilds"],
+        policies["books"],
+        policies["runs"],
+        policies["naturals"],
+        policies["buys"],
     )
     rounds, wild_ranks = _read_rounds(reader, doc["rounds"], books, runs)
     penalties = _read_points(reader, doc["points"])
-    going_out = reader.table(doc["going_out"], "going_out", ("discard",))
-    discard = reader.knob(going_out.get("discard"), "going_out.discard")
-    lowest_wins = reader.knob(doc["lowest_wins"], "lowest_wins")
-    table = reader.table(
-        doc["table"],
-        "table",
-        ("runs_may_join", "layoff_on_opening_turn", "wild_swap", "buys", "tie_break", "cut_bonus"),
-    )
-    join = reader.knob(table.get("runs_may_join"), "table.runs_may_join")
-    layoff = reader.knob(table.get("layoff_on_opening_turn"), "table.layoff_on_opening_turn")
-    swap = SwapPolicy(reader.knob(table.get("wild_swap"), "table.wild_swap"))
-    buys = _read_buys(reader, table.get("buys"))
-    tie = TieBreak(reader.knob(table.get("tie_break"), "table.tie_break"))
-    bonus = reader.knob(table.get("cut_bonus"), "table.cut_bonus")
-    words = reader.table(doc["words"], "words", ("round", "book", "run"))
-    round_word = reader.knob(words.get("round"), "words.round")
-    book_word = reader.knob(words.get("book"), "words.book")
-    run_word = reader.knob(words.get("run"), "words.run")
     if not reader.faults:
         _check_play(reader, rounds, deck_for, low, high, buys)
         _check_knobs(reader, rounds, deck_for, low, high, wilds, books, runs, naturals)
@@ -325,39 +281,64 @@ def rules_from_document(document: object, *, slug: str) -> Rules:
         name=name,
         source="",
         variants=(),
-        min_players=low,
-        max_players=high,
         deck_for=deck_for,
         rounds=rounds,
         wild_ranks=wild_ranks,
         penalties=penalties,
-        exact_opening=exact,
-        runs_may_join=join,
-        layoff_on_opening_turn=layoff,
-        swap=swap,
-        buys=buys,
-        tie_break=tie,
-        cut_bonus=bonus,
-        wilds=wilds,
-        books=books,
-        runs=runs,
-        naturals=naturals,
-        going_out_discard=discard,
-        lowest_wins=lowest_wins,
-        round_word=round_word,
-        book_word=book_word,
-        run_word=run_word,
+        **policies,
+        **read,
     )
 
 
-def _read_wilds(reader: _Reader, value: object) -> WildPolicy:
-    table = reader.table(value, "wilds", ("jokers", "ranks", "natural"))
-    jokers = reader.knob(table.get("jokers"), "wilds.jokers")
-    natural = reader.knob(table.get("natural"), "wilds.natural")
-    given = table.get("ranks")
+# The policies of ``Rules`` whose fields are knobs (``rule="books.least"``): built from them.
+POLICIES: dict[str, type[Any]] = {
+    "wilds": WildPolicy,
+    "books": BookPolicy,
+    "runs": RunPolicy,
+    "naturals": NaturalPolicy,
+    "buys": Buys,
+}
+_MISSING = object()
+
+
+def _read_knobs(reader: _Reader, doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Every knob a document holds at its key's place (``knobs.KNOBS``), checked by its
+    declaration, as ``Rules`` keeps it: ``{"min_players": 3, "runs": {"least": 4, ...}, ...}``.
+    Each table on the way is checked once for keys it does not know (those the knobs under it
+    name, and ``wilds.ranks``, read by ``_read_wilds``)."""
+    tables: dict[str, dict[str, Any]] = {}
+
+    def table(path: str) -> dict[str, Any]:
+        if path not in tables:
+            *above, last = path.split(".")
+            outer = table(".".join(above)) if above else doc
+            tables[path] = reader.table(outer.get(last), path, TABLE_KEYS[path])
+        return tables[path]
+
+    read: dict[str, Any] = {name: {} for name in POLICIES}
+    for knob in KNOBS:
+        *above, last = knob.key.split(".")
+        place = table(".".join(above)) if above else doc
+        if knob.key == "wilds.ranks":
+            read["wilds"]["ranks"] = _read_wilds(reader, place.get(last))
+            continue
+        if not knob.rule:
+            continue
+        value = place.get(last, _MISSING)
+        if knob.absent and (value is _MISSING or value == knob.absent[0]):
+            value = knob.absent[0]
+        else:
+            value = knob.engine_value(reader.knob(None if value is _MISSING else value, knob.key))
+        *policy, field = knob.rule.split(".")
+        (read[policy[0]] if policy else read)[field] = value
+    return read
+
+
+def _read_wilds(reader: _Reader, given: object) -> tuple[int, ...]:
+    """``wilds.ranks``: the ranks wild in every round, each once."""
     if not isinstance(given, list) or len(given) > len(RANK_KEYS):
         reader.fault("wilds.ranks", _("must be a list of ranks ({ranks})").format(ranks=", ".join(RANK_KEYS)))
-        return WildPolicy(jokers, (), natural)
+        return ()
     ranks: list[int] = []
     for index, rank in enumerate(given, start=1):
         key = f"wilds.ranks.{index}"
@@ -368,7 +349,7 @@ def _read_wilds(reader: _Reader, value: object) -> WildPolicy:
             reader.fault(key, _("{rank} is listed twice").format(rank=rank))
         else:
             ranks.append(RANK_OF[rank])
-    return WildPolicy(jokers, tuple(ranks), natural)
+    return tuple(ranks)
 
 
 def _read_decks(reader: _Reader, value: object, low: int, high: int) -> Callable[[int], Deck]:
@@ -468,17 +449,6 @@ def _read_points(reader: _Reader, value: object) -> Penalties:
         )
     by_rank = tuple(got[k] for k in RANK_KEYS)
     return Penalties(joker=got["JK"], wild=wild, ace=got["A"], ten_to_king=got["K"], number=None, by_rank=by_rank)
-
-
-def _read_buys(reader: _Reader, value: object) -> Buys:
-    table = reader.table(value, "table.buys", ("allowed", "limit", "not_twice_in_row", "name"))
-    allowed = reader.knob(table.get("allowed"), "table.buys.allowed")
-    limit = table.get("limit")
-    if limit is not None:
-        limit = reader.knob(limit, "table.buys.limit")
-    twice = reader.knob(table.get("not_twice_in_row"), "table.buys.not_twice_in_row")
-    name = reader.knob(table.get("name", BUY_NAMES[0]), "table.buys.name")
-    return Buys(allowed=allowed, limit=limit, not_twice_in_row=twice, name=name)
 
 
 def _check_play(
