@@ -108,14 +108,15 @@ def nights_tables(nights: QuerySet[Night]) -> list[tuple[Night, dict[int, list[T
     loaded = list(nights.prefetch_related(*SITTINGS))
     if not loaded:
         return []
-    found = _tables(loaded, nights.values_list("pk", flat=True))
+    # The ids of the nights read, not the query again: a night made meanwhile would move the
+    # oldest of them out of the later reads, its tables left without players (a 500).
+    found = _tables(loaded, [night.pk for night in loaded])
     return [(night, found[night.pk]) for night in loaded]
 
 
-def _tables(nights: list[Night], among: QuerySet[Night, int] | list[int]) -> dict[int, dict[int, list[TableState]]]:
-    """The tables of ``nights`` (their sittings and tables loaded; ``among``: their ids, or a
-    query of them) in three queries: the club's members, the players with their totals, the
-    rounds won."""
+def _tables(nights: list[Night], among: list[int]) -> dict[int, dict[int, list[TableState]]]:
+    """The tables of ``nights`` (their sittings and tables loaded; ``among``: their ids) in three
+    queries: the club's members, the players with their totals, the rounds won."""
     tables = [t for night in nights for s in night.sittings_drawn.all() for t in s.tables.all()]
     club_members = Member.objects.filter(club_id=nights[0].club_id).values_list("id", "name", "colour")  # <= 500
     members = {pk: MemberName(pk, name, colour) for pk, name, colour in club_members}

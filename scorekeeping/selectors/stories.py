@@ -139,8 +139,11 @@ class KeptStories(ABC):
             )
         )
         names = self.shown(player for player, *_rest in sums)
+        # A player whose sums went between the two reads (their only game undone) waits for the next read.
         standings = [
-            Standing(names[player], mu or 0.0, sigma or 0.0, games, wins) for player, mu, sigma, games, wins in sums
+            Standing(names[player], mu or 0.0, sigma or 0.0, games, wins)
+            for player, mu, sigma, games, wins in sums
+            if player in names
         ]
         history = {}
         key = self.key_of(history_of) if history_of is not None else None
@@ -176,6 +179,7 @@ class KeptStories(ABC):
                     Sums(row["games"], row["wins"], row["rounds"], row["out"], row["points"], row["low"], row["high"]),
                 )
                 for row in rows
+                if row["player"] in names  # as in the ladder: sums gone between the two reads
             ]
         )
 

@@ -33,6 +33,16 @@ from scorekeeping.services.history import game_kept
 
 
 def game_document(game: Game) -> dict[str, Any]:
+    """The game as its export file holds it, read whole in one transaction with the game's row
+    locked against writes (every write locks it first, ``versioning.locked``): read in separate
+    statements, a round recorded meanwhile on another phone left the version, the rounds and the
+    history disagreeing, and the file could not be imported back."""
+    with transaction.atomic():
+        list(Game.objects.select_for_update(no_key=True).filter(pk=game.pk).values_list("pk", flat=True))
+        return _document(game_get(game_id=game.pk))
+
+
+def _document(game: Game) -> dict[str, Any]:
     players = list(game.players.all())
     return {
         "format": FORMAT,

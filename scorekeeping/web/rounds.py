@@ -65,7 +65,12 @@ def _entry_page(
     table (or the correction page), its body, or the preview's results alone. With a round in
     progress (``draft``) the other hands are shown as the server holds them now."""
     if draft is not None:
+        loaded = game.version
         game.refresh_from_db(fields=["version", "live_version"])  # what this request wrote, and others
+        if game.version != loaded:
+            # A round recorded, corrected or undone on another phone since the guard read the game:
+            # its rounds read again (the loaded ones would be drawn, and kept, under the new version).
+            game = game_get(game_id=game.pk)
         current = draft_current(game)
         draft.status = draft_status(game, current) if current is not None else None
         if draft.status is not None:

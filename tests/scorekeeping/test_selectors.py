@@ -209,3 +209,62 @@ def test_a_nights_tables_read_while_the_next_sitting_is_drawn_show_those_read():
     sitting_draw(night=night, organiser_token=token, seed=2, force=True)  # committed in between
     found = _tables(loaded, [night.pk])[night.pk]
     assert list(found) == [1] and sum(len(t.members) for t in found[1]) == 4
+
+
+@pytest.mark.django_db
+def test_the_club_page_reads_the_players_of_the_nights_it_read_when_a_night_is_made_meanwhile():
+    """The club page's newest nights were read in one query and their players and rounds in
+    later ones that asked the newest nights again: a night made in between moved the third one
+    out of those, its ended tables had no players, and the page answered 500 (found by a read of
+    the code, the sibling of the room screen's)."""
+    from django.db import connection
+
+    club, token = club_create(name="De Joker")
+    for day in range(1, 4):
+        night = night_create(club=club, ruleset="mexican", sittings=1, date=dt.date(2026, 11, day))
+        night_present(night=night, names=["Ana", "Ben", "Cy", "Dee"])
+        sitting_draw(night=night, organiser_token=token, seed=day)
+        night_finish(night=night)  # its tables end as they stand
+    made = []
+
+    def a_night_made_after_the_nights_are_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not made and 'FROM "scorekeeping_night"' in sql:
+            made.append("the newest night")  # before: its own queries come through here too
+            night_create(club=club, ruleset="mexican", sittings=1, date=dt.date(2026, 12, 1))
+        return result
+
+    with connection.execute_wrapper(a_night_made_after_the_nights_are_read):
+        shown = club_nights(club=club, newest=3)
+    assert made
+    assert [n.night.date.day for n in shown] == [3, 2, 1]
+    assert all(len(t.members) == 4 for n in shown for tables in n.tables.values() for t in tables)
+
+
+@pytest.mark.parametrize("read", ["ladder", "player_lines"])
+def test_the_ladder_and_the_players_list_read_while_a_finished_game_is_undone(make_game, read):
+    """The ladder and the players list read the sums, then the names from the sums again: a game
+    undone in between (its only player's sums gone) left a sum without a name, and the page
+    answered 500 (found by a read of the code). The player waits for the next read."""
+    from django.db import connection
+
+    from scorekeeping.services.undo import game_undo
+
+    names = ["Ana", "Eve"]
+    game = make_game(players=names, first_dealer="Ana")
+    _play(game, 7, names)
+    sums_read, undone = [], []
+
+    def undone_before_the_names_are_read(execute, sql, params, many, context):
+        if 'FROM "scorekeeping_storysums"' in sql and not undone:
+            sums_read.append(sql)
+            if len(sums_read) == 2:  # the names: the sums were read whole
+                undone.append("the last round")  # before: the undo's own queries come through here too
+                game_undo(game=fresh(game))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(undone_before_the_names_are_read):
+        answer = getattr(server_stories(), read)()
+    assert undone
+    shown = [*answer.players, *answer.unrated] if read == "ladder" else answer
+    assert {line.name for line in shown} <= set(names)

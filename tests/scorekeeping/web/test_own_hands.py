@@ -1,6 +1,7 @@
 """Seats and the round in progress on the table page (issue 15), without JavaScript: every
 step is a full form post, as a phone without scripts sends it."""
 
+import re
 from html import unescape
 
 import pytest
@@ -399,3 +400,39 @@ def test_an_answer_to_a_say_or_a_hand_says_the_version_of_the_game_it_left(game)
     assert sent.status_code == 200 and sent["X-Live-Version"] == str(before + 1) == str(live())
     kept = ana.post(url, {"number": "1", "winner": "0", "draft_winner": "0", "hand-2": "KC", "preview": "1"})
     assert kept["X-Live-Version"] == str(live())  # a preview that wrote nothing: the same
+
+
+def test_a_hand_sent_as_another_phone_records_a_round_draws_that_round(game):
+    """A phone sent a hand while another recorded the round whole (the API): the game's rounds
+    had been read before, its version after, and the answer drew (and kept, for every phone, under
+    the new version) the scoreboard without that round (found by a read of the code)."""
+    from django.db import connection
+
+    from scorekeeping.services import round_record
+    from tests.helpers import fresh
+
+    ana = phone(game)
+    take_seat(ana, game, "everyone")
+    url = f"/g/{game['id']}/rounds/"
+    ana.post(url, {"number": "1", "winner": "0", "draft_winner": "", "preview": "1"}, HTTP_HX_REQUEST="true")
+    recorded = []
+
+    def recorded_before_the_version_is_read_again(execute, sql, params, many, context):
+        if not recorded and sql.startswith('SELECT "scorekeeping_game"."id", "scorekeeping_game"."version"'):
+            recorded.append("round 1, recorded whole on another phone")
+            from referee.engine.rounds import RoundEntry
+
+            entry = RoundEntry(winner="Ana", hands={"Ben": "5C", "Cy": "KC"})
+            round_record(game=fresh(Game.objects.get(pk=game["id"])), number=1, entry=entry)
+        return execute(sql, params, many, context)
+
+    hand = {"number": "1", "winner": "0", "draft_winner": "0", "active": "2", "hand-2": "JK", "op": "hand"}
+    with connection.execute_wrapper(recorded_before_the_version_is_read_again):
+        ana.post(url, hand, HTTP_HX_REQUEST="true")
+    assert recorded
+    follower = Client()
+    board = unescape(follower.get(f"/g/{game['id']}/").content.decode())
+    assert "Round 2 of 7" in board
+    assert Round.objects.count() == 1
+    totals = re.findall(r'<span class="total">(\d+)<span', board)  # the places: each player's total
+    assert sorted(map(int, totals)) == [0, 0, 5, 5, 10, 10], totals  # by place and by seat
