@@ -114,10 +114,24 @@ def draft_hand(
             raise _no_round_in_progress(game, number, recorded)
         players = list(game.players.order_by("seat"))
         player = _player(players, name, "player")
-        if draft.winner_id == player.pk:
-            message = _("{name} went out, so {name} has no hand to send in").format(name=player.name)
-            raise InvalidInput(message, EntryField("hands", player.name))
         text: str = cards if isinstance(cards, str) else " ".join(cards or ())
+        if draft.winner_id == player.pk:
+            # Cards typed for who went out are refused as a round typed whole refuses them (the
+            # engine's words, with how many): sent with a Record, they were once dropped without a
+            # word, and the same round was refused or recorded by whether "who went out" had landed.
+            entry = RoundEntry(
+                winner=player.name,
+                hands={player.name: text} if text.strip() else {},
+                points={player.name: points} if points is not None else {},
+            )
+            plan = round_preview(game=game, number=draft.number, entry=entry)
+            said = {k: v for k, v in plan.errors.items() if k.player == player.name}
+            if said:
+                raise InvalidInput(said)
+            if points is None:
+                message = _("{name} went out, so {name} has no hand to send in").format(name=player.name)
+                raise InvalidInput(message, EntryField("hands", player.name))
+            return draft  # 0 points for who went out: what the round gives them, nothing to keep
         if buys is not None and not 0 <= buys <= MAX_BUYS:
             message = _("Buys must be from 0 to {most}").format(most=MAX_BUYS)
             raise InvalidInput(message, EntryField("buys", player.name))

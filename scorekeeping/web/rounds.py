@@ -237,7 +237,7 @@ def _typed(
     typed = []
     for p in players:
         hand = status.hands.get(p.pk)
-        if p == but or p.pk == status.draft.winner_id or (hand is not None and hand.done):
+        if p == but or (hand is not None and hand.done):  # who went out too: cards typed for them are refused
             continue
         if view.seat is not None and p != view.seat and p.pk in phones:
             continue
