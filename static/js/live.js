@@ -126,13 +126,13 @@ function lifted() {
 document.addEventListener("pointerup", lifted, true);
 document.addEventListener("pointercancel", lifted, true);
 // An answer asked for an untouched entry that finds it typed in meanwhile leaves it, unless it
-// brings another round (this one was recorded or undone: the phone left on it was seen in CI) or
-// another winner than the phone shows with no say of its own on the way; what was typed for the
-// same round comes back into the new entry (entry.js).
+// brings another round (this one was recorded or undone: the phone left on it was seen in CI).
+// Another winner is not reason enough: the phone's own say may be the newer (a fresh entry
+// without it, drawn over the phone's typing, moved the keypad under the thumb: seen in CI), and
+// the next fetch, typed, says which winner the phone shows.
 const redraws = (form, slot) => {
   const fresh = slot?.querySelector?.("form[data-entry]");
-  const winner = fresh?.querySelector("input[name=winner][checked]")?.value || "";
-  return Boolean(fresh) && (fresh.dataset.round !== form.dataset.round || (!saysOnTheWay && winner !== shownWinner(form)));
+  return Boolean(fresh) && fresh.dataset.round !== form.dataset.round;
 };
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const poller = document.getElementById("poller");
