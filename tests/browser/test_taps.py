@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from referee.engine import find_rules, parse_cards, score_hand
 
-from .helpers import settled, start_game
+from .helpers import box_of, settled, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +109,7 @@ def play_by_cards(
     settled(page)
     entry_in_view(page)
     record = entry.locator("button.primary")
-    box = record.bounding_box()  # where the thumb taps, before its tap replaces the page
+    box = box_of(record)  # where the thumb taps, before its tap replaces the page (measured again if redrawn)
     thumb.tap(record)
     if double:  # the second tap of a double tap, where the first one was, moments later
         assert box is not None
